@@ -1,0 +1,3 @@
+from foldctl.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""`fingerprint` (in progress)."""

@@ -1,0 +1,1 @@
+"""`grep` (in progress)."""

@@ -1,0 +1,37 @@
+"""The one exception tree for expected failures, and the exit codes."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    OK = 0
+    FOUND = 1  # verify findings, grep no match, diff differences
+    ERROR = 2  # usage error or unreadable input
+
+
+class FoldctlError(Exception):
+    """An expected failure: one line on stderr and exit status 2."""
+
+    exit_status = ExitStatus.ERROR
+
+
+class InputError(FoldctlError):
+    """Input that cannot be read as a checkpoint.
+
+    ``source`` names the file (or ``<stdin>``, or ``STORE.db#SESSION``),
+    ``where`` the place in it (a JSON path such as ``folded[3].messages[7].content``
+    or ``byte 1234``), and ``what`` what was found and what was expected.
+    """
+
+    def __init__(self, source: str, where: str, what: str) -> None:
+        self.source = source
+        self.where = where
+        self.what = what
+        place = f"{source}: {where}" if where else source
+        super().__init__(f"{place}: {what}")
+
+
+class UsageError(FoldctlError):
+    """A command-line argument foldctl cannot act on (a bad locator, say)."""

@@ -1,0 +1,315 @@
+"""The fold graph: every frame joined to its span by fingerprint, every span placed.
+
+A *container* is where messages sit: ``None`` for ``history``, or a span
+index for that span's retained ``messages``.  Frames are found in every
+container and joined to the first span in ``folded`` order whose
+``summaryFingerprint`` equals the frame's fingerprint.  Spans are then
+classified, without recursion on the Python stack:
+
+* **placed**: reachable from ``history`` through joined frames;
+* **detached**: not reachable, and a later ``discard`` span swallowed an
+  earlier summary (its ``removedStageIds`` name a ``compact#`` stage), so its
+  frame most likely went with that span's discarded messages; or its frame
+  sits inside a detached span;
+* **orphan**: any other span not reachable: its frame is nowhere foldctl can
+  see, or its fingerprint is shadowed by an earlier span's.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
+from foldctl.model import Checkpoint, Message, Span, is_frame
+
+Container = int | None  # None = history, else the span index whose messages hold it
+Placement = Literal["placed", "detached", "orphan"]
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRef:
+    """A frame (``user`` message with the label) and the span it joins."""
+
+    container: Container
+    index: int
+    fingerprint: str
+    span: int | None  # the first span in ``folded`` order with this fingerprint
+
+
+@dataclass(frozen=True, slots=True)
+class SpanPlace:
+    """Where a span stands in the fold graph."""
+
+    placement: Placement
+    container: Container  # where its (first) frame sits; None for history or when floating
+    frame_index: int | None  # index of that frame in its container
+    depth: int  # 1 = its frame is in history; 0 when not placed
+    reason: str  # why a span floats (empty when placed)
+
+
+@dataclass(frozen=True, slots=True)
+class FoldGraph:
+    checkpoint: Checkpoint
+    scheme: str
+    frames: dict[tuple[Container, int], FrameRef]
+    by_fingerprint: dict[str, tuple[int, ...]]
+    places: tuple[SpanPlace, ...]
+    #: every placed location of a span's frame beyond the first (replayed copies)
+    replays: dict[int, tuple[tuple[Container, int], ...]]
+    #: frames (container, index) that join a span that contains them, directly or nested
+    cycles: frozenset[tuple[Container, int]]
+    #: spans with no containing span among the floating ones, in ``folded`` order
+    floating_roots: tuple[int, ...]
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        return self.checkpoint.spans
+
+    def container_messages(self, container: Container) -> list[Message]:
+        if container is None:
+            return self.checkpoint.history
+        return self.checkpoint.spans[container].messages or []
+
+    def frame_at(self, container: Container, index: int) -> FrameRef | None:
+        return self.frames.get((container, index))
+
+    def frames_in(self, container: Container) -> Iterator[FrameRef]:
+        for i in range(len(self.container_messages(container))):
+            ref = self.frames.get((container, i))
+            if ref is not None:
+                yield ref
+
+    def ambiguous(self) -> dict[str, tuple[int, ...]]:
+        return {fp: ids for fp, ids in self.by_fingerprint.items() if len(ids) > 1}
+
+    def locator_of(self, container: Container, index: int) -> str:
+        """The full path locator (``h2>f4:0>f1:7``) of a message in a container.
+
+        For a placed container the path starts at ``history``; for a floating
+        one it starts at the floating span (``f3:5``).
+        """
+        parts = [f"{index}"]
+        seen: set[int] = set()
+        while container is not None and container not in seen:
+            seen.add(container)
+            parts.append(f"f{container}:")
+            place = self.places[container]
+            if place.placement != "placed" or place.frame_index is None:
+                break
+            parts.append(">")
+            parts.append(f"{place.frame_index}")
+            container = place.container
+        else:
+            if container is None:
+                parts.append("h")
+        return "".join(reversed(parts))
+
+    def frame_locator(self, span: int) -> str | None:
+        """Where a placed span's frame sits, as a locator."""
+        place = self.places[span]
+        if place.placement != "placed" or place.frame_index is None:
+            return None
+        return self.locator_of(place.container, place.frame_index)
+
+
+def _scan_frames(
+    checkpoint: Checkpoint, scheme: str, first: dict[str, int]
+) -> dict[tuple[Container, int], FrameRef]:
+    fingerprint = SCHEMES[scheme]
+    frames: dict[tuple[Container, int], FrameRef] = {}
+    containers: list[tuple[Container, list[Message]]] = [(None, checkpoint.history)]
+    containers += [(s.index, s.messages) for s in checkpoint.spans if s.messages is not None]
+    for container, messages in containers:
+        for i, message in enumerate(messages):
+            if is_frame(message):
+                fp = fingerprint(message["content"])
+                frames[(container, i)] = FrameRef(container, i, fp, first.get(fp))
+    return frames
+
+
+def _find_cycles(
+    checkpoint: Checkpoint, children: dict[Container, list[FrameRef]]
+) -> frozenset[tuple[Container, int]]:
+    """Frames that close a loop in the span-contains-frame-of-span graph (iterative DFS)."""
+    white, grey, black = 0, 1, 2
+    colour = [white] * len(checkpoint.spans)
+    closing: set[tuple[Container, int]] = set()
+    for start in range(len(checkpoint.spans)):
+        if colour[start] != white:
+            continue
+        colour[start] = grey
+        stack: list[tuple[int, Iterator[FrameRef]]] = [(start, iter(children.get(start, ())))]
+        while stack:
+            node, edges = stack[-1]
+            ref = next(edges, None)
+            if ref is None:
+                colour[node] = black
+                stack.pop()
+                continue
+            target = ref.span
+            assert target is not None
+            if colour[target] == grey:
+                closing.add((ref.container, ref.index))
+            elif colour[target] == white:
+                colour[target] = grey
+                stack.append((target, iter(children.get(target, ()))))
+    return frozenset(closing)
+
+
+def _swallowed_summary(span: Span) -> bool:
+    return any(stage.startswith("compact#") for stage in span.removed_stage_ids)
+
+
+def _spread(
+    roots: list[int], places: list[SpanPlace | None], children: dict[Container, list[FrameRef]]
+) -> None:
+    """Spans whose frame sits inside a floating span float with it (breadth first)."""
+    queue = deque(roots)
+    while queue:
+        container = queue.popleft()
+        parent = places[container]
+        assert parent is not None
+        for ref in children.get(container, ()):
+            target = ref.span
+            assert target is not None
+            if places[target] is None:
+                places[target] = SpanPlace(
+                    parent.placement,
+                    container,
+                    ref.index,
+                    0,
+                    f"its frame is inside span {container}, which is {parent.placement}",
+                )
+                queue.append(target)
+
+
+def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
+    """Join every frame to its span and place every span. Linear in the checkpoint's size."""
+    spans = checkpoint.spans
+    by_fp: dict[str, list[int]] = {}
+    for span in spans:
+        by_fp.setdefault(span.fingerprint, []).append(span.index)
+    first = {fp: ids[0] for fp, ids in by_fp.items()}
+    frames = _scan_frames(checkpoint, scheme, first)
+
+    children: dict[Container, list[FrameRef]] = {}
+    for ref in frames.values():
+        if ref.span is not None:
+            children.setdefault(ref.container, []).append(ref)
+
+    places: list[SpanPlace | None] = [None] * len(spans)
+    replays: dict[int, list[tuple[Container, int]]] = {}
+    queue: deque[tuple[Container, int]] = deque([(None, 0)])
+    while queue:
+        container, depth = queue.popleft()
+        for ref in children.get(container, ()):
+            target = ref.span
+            assert target is not None
+            if places[target] is None:
+                places[target] = SpanPlace("placed", container, ref.index, depth + 1, "")
+                queue.append((target, depth + 1))
+            else:
+                replays.setdefault(target, []).append((container, ref.index))
+
+    # Floating spans: find which floating span holds each one's frame.
+    holder: dict[int, int] = {}
+    for ref in frames.values():
+        target = ref.span
+        if target is not None and places[target] is None and ref.container is not None:
+            holder.setdefault(target, ref.container)
+    later_discard_swallowed = [False] * (len(spans) + 1)
+    for span in reversed(spans):
+        later_discard_swallowed[span.index] = later_discard_swallowed[span.index + 1] or (
+            span.retained == "discard" and _swallowed_summary(span)
+        )
+
+    roots: list[int] = []
+    for span in spans:
+        i = span.index
+        if places[i] is not None or i in holder:
+            continue
+        roots.append(i)
+        if first.get(span.fingerprint) != i:
+            places[i] = SpanPlace(
+                "orphan",
+                None,
+                None,
+                0,
+                f"its fingerprint joins span {first[span.fingerprint]} first, "
+                "so no frame can reach it",
+            )
+        elif later_discard_swallowed[i + 1]:
+            places[i] = SpanPlace(
+                "detached",
+                None,
+                None,
+                0,
+                "its frame was swallowed by a later fold that discarded its messages",
+            )
+        else:
+            places[i] = SpanPlace("orphan", None, None, 0, "its frame is nowhere in this checkpoint")
+
+    _spread(roots, places, children)
+    # What is left is held only by a loop of floating spans: make the first of each a root.
+    for span in spans:
+        if places[span.index] is None:
+            roots.append(span.index)
+            places[span.index] = SpanPlace(
+                "orphan", None, None, 0, "its frame is reachable only through a fold cycle"
+            )
+            _spread([span.index], places, children)
+
+    final_places = tuple(p for p in places if p is not None)
+    assert len(final_places) == len(spans)
+    return FoldGraph(
+        checkpoint=checkpoint,
+        scheme=scheme,
+        frames=frames,
+        by_fingerprint={fp: tuple(ids) for fp, ids in by_fp.items()},
+        places=final_places,
+        replays={k: tuple(v) for k, v in replays.items()},
+        cycles=_find_cycles(checkpoint, children),
+        floating_roots=tuple(roots),
+    )
+
+
+def _frame_contents(checkpoint: Checkpoint) -> list[str]:
+    contents = [m["content"] for m in checkpoint.history if is_frame(m)]
+    for span in checkpoint.spans:
+        contents += [m["content"] for m in span.messages or () if is_frame(m)]
+    return contents
+
+
+def scheme_joins(checkpoint: Checkpoint) -> dict[str, int]:
+    """How many frames each scheme joins to some span (for detection and reporting)."""
+    fingerprints = {span.fingerprint for span in checkpoint.spans}
+    contents = _frame_contents(checkpoint)
+    return {
+        name: sum(1 for c in contents if scheme(c) in fingerprints)
+        for name, scheme in SCHEMES.items()
+    }
+
+
+def detect_scheme(checkpoint: Checkpoint) -> tuple[str, str]:
+    """The scheme that joins this checkpoint's frames, and how it was chosen.
+
+    The reference scheme is tried first and kept when it joins every frame.
+    Otherwise the scheme joining the most frames wins (ties go to the earlier
+    scheme); when none joins any frame, the reference scheme is used and the
+    note says so.
+    """
+    contents = _frame_contents(checkpoint)
+    if not contents or not checkpoint.spans:
+        return DEFAULT_SCHEME, "no frames to join; reference scheme assumed"
+    fingerprints = {span.fingerprint for span in checkpoint.spans}
+    reference = SCHEMES[DEFAULT_SCHEME]
+    if all(reference(c) in fingerprints for c in contents):
+        return DEFAULT_SCHEME, "detected: joins every frame"
+    joins = scheme_joins(checkpoint)
+    best = max(joins, key=lambda name: joins[name])
+    if joins[best] == 0:
+        return DEFAULT_SCHEME, "no scheme joins any frame; reference scheme assumed"
+    return best, f"detected: joins {joins[best]} of {len(contents)} frames"
