@@ -214,16 +214,23 @@ def parse_locator(graph: FoldGraph, locator: str) -> tuple[Context, int]:
                 f"locator {locator!r}: there is no span {container} "
                 f"(folded has {len(graph.spans)} spans)"
             )
-        if ctx is not None:
+        if ctx is None:
+            if container is None:
+                ctx = Context(None, None, None, 0)
+            else:
+                place = graph.places[container]
+                ctx = Context(None, None, container, max(place.depth, 1), place.placement)
+        else:
             assert parent_index is not None
             ref = graph.frame_at(ctx.span, parent_index)
-            if ref is None or ref.span != container:
-                here = f"{ctx.prefix()}{parent_index}"
-                raise UsageError(f"locator {locator!r}: {here} is not a frame that joins span {container}")
-        ctx = Context(ctx, parent_index, container, 0 if ctx is None else ctx.depth + 1)
-        if container is not None and n == 0:
-            ctx.placement = graph.places[container].placement
-            ctx.depth = max(graph.places[container].depth, 1)
+            here = f"{ctx.prefix()}{parent_index}"
+            if ref is None or ref.span is None:
+                raise UsageError(f"locator {locator!r}: {here} is not a frame that joins a span")
+            if ref.span != container:
+                raise UsageError(
+                    f"locator {locator!r}: {here} joins span {ref.span}, not span {container}"
+                )
+            ctx = Context(ctx, parent_index, container, ctx.depth + 1, ctx.placement)
         messages = graph.container_messages(container)
         if index >= len(messages):
             where = "history" if container is None else f"span {container}'s messages"

@@ -250,7 +250,9 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
                 "its frame was swallowed by a later fold that discarded its messages",
             )
         else:
-            places[i] = SpanPlace("orphan", None, None, 0, "its frame is nowhere in this checkpoint")
+            places[i] = SpanPlace(
+                "orphan", None, None, 0, "its frame is nowhere in this checkpoint"
+            )
 
     _spread(roots, places, children)
     # What is left is held only by a loop of floating spans: make the first of each a root.

@@ -58,7 +58,7 @@ def span_facts(span: Span) -> dict[str, Any]:
 
 def span_rows(graph: FoldGraph) -> list[dict[str, Any]]:
     rows = []
-    for span, place in zip(graph.spans, graph.places):
+    for span, place in zip(graph.spans, graph.places, strict=True):
         rows.append(
             {
                 "span": span.index,
@@ -93,7 +93,7 @@ def stage_rows(graph: FoldGraph) -> list[dict[str, Any]]:
 
 def _children(graph: FoldGraph) -> dict[Container, list[int]]:
     children: dict[Container, list[int]] = {}
-    for span, place in zip(graph.spans, graph.places):
+    for span, place in zip(graph.spans, graph.places, strict=True):
         if place.frame_index is not None:
             children.setdefault(place.container, []).append(span.index)
     for kids in children.values():

@@ -5,8 +5,16 @@ from typing import Annotated
 
 import typer
 
-from foldctl.app import ColorOpt, FormatOpt, SchemeOpt, SourceArg, app, check_format
-from foldctl.app import color_wanted, emit_markdown
+from foldctl.app import (
+    ColorOpt,
+    FormatOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    check_format,
+    color_wanted,
+    emit_markdown,
+)
 from foldctl.render import OutputFormat
 from foldctl.render.sink import stdout_bytes, write_json, write_jsonl, write_lines
 

@@ -1,7 +1,15 @@
 from __future__ import annotations
 
-from foldctl.app import ColorOpt, FormatOpt, SchemeOpt, SourceArg, app, check_format
-from foldctl.app import color_wanted, emit_markdown
+from foldctl.app import (
+    ColorOpt,
+    FormatOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    check_format,
+    color_wanted,
+    emit_markdown,
+)
 from foldctl.render import OutputFormat
 from foldctl.render.sink import stdout_bytes, write_json, write_lines
 

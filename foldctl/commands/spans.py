@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from foldctl.app import TABLE_FORMATS, ColorOpt, FormatOpt, SchemeOpt, SourceArg, app
-from foldctl.app import check_format, emit_table
+from foldctl.app import (
+    TABLE_FORMATS,
+    ColorOpt,
+    FormatOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    check_format,
+    emit_table,
+)
 from foldctl.render import OutputFormat
 
 SPAN_COLUMNS = (

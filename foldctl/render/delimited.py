@@ -28,9 +28,7 @@ def _cell(value: Any) -> str:
 
 
 def _tsv_escape(text: str) -> str:
-    return (
-        text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    )
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 def csv_chunks(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterator[bytes]:

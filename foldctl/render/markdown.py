@@ -61,7 +61,8 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
     for node in doc["tree"]:
         where = node["frame"] or node["placement"]
         yield (
-            "  " * (node["depth"] - 1)
+            "  "
+            * (node["depth"] - 1)
             + f"- `{where}` span {node['span']}: {inline(node['model'])}, "
             f"{node['messageCount']} messages, {node['retained']}, run {inline(node['runId'])}, "
             f"iteration {node['iteration']}, {node['foldedAt']}"
@@ -73,7 +74,8 @@ def transcript(events: Iterable[Event]) -> Iterator[str]:
         if isinstance(event, FoldStart):
             span = event.span
             yield (
-                f"**{'↳ ' * (event.context.depth - 1)}fold: span {span.index}** — {inline(span.model)}, {span.message_count} "
+                f"**{'↳ ' * (event.context.depth - 1)}fold: span {span.index}** — "
+                f"{inline(span.model)}, {span.message_count} "
                 f"messages, {span.retained}, run {inline(span.run_id)}, iteration "
                 f"{span.iteration}, {iso_utc(span.folded_at_ms)}"
                 + (f" ({event.context.placement}: {event.reason})" if event.reason else "")

@@ -59,6 +59,9 @@ def write_lines(lines: Iterable[Line], out: BinaryIO, *, color: bool) -> None:
         paint(lines, out)
         return
     write_chunks(
-        (("".join(text for text, _ in line) + "\n").encode("utf-8", "backslashreplace") for line in lines),
+        (
+            ("".join(text for text, _ in line) + "\n").encode("utf-8", "backslashreplace")
+            for line in lines
+        ),
         out,
     )

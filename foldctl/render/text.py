@@ -61,6 +61,7 @@ def _span_line(node: dict[str, Any]) -> str:
 
 def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     counts = doc["counts"]
+
     def field(name: str, value: Any) -> Line:
         return [(f"{name:<16}", "bold"), (_fmt(value), None)]
 
@@ -160,8 +161,10 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
         note = _RESOLUTION_NOTE[row.frame.resolution]
         joined = "" if row.frame.span is None else f" span {row.frame.span},"
         head.append(
-            (f"  [{row.frame.resolution}:{joined} fingerprint {row.frame.fingerprint}] {note}",
-             "yellow" if row.frame.resolution != "expanded" else "dim")
+            (
+                f"  [{row.frame.resolution}:{joined} fingerprint {row.frame.fingerprint}] {note}",
+                "yellow" if row.frame.resolution != "expanded" else "dim",
+            )
         )
     yield head
     content = message.get("content")
@@ -172,4 +175,8 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
         if isinstance(call, dict):
             args = jsoncodec.dumps(call.get("args")).decode("utf-8", "backslashreplace")
             name = _fmt(call.get("name"))
-            yield [(bar + "    ", "dim"), (("→ " if unicode else "-> ") + name, "magenta"), (f" {visible(args)}", None)]
+            yield [
+                (bar + "    ", "dim"),
+                (("→ " if unicode else "-> ") + name, "magenta"),
+                (f" {visible(args)}", None),
+            ]
