@@ -159,8 +159,24 @@ def _find_cycles(
     return frozenset(closing)
 
 
-def _swallowed_summary(span: Span) -> bool:
-    return any(stage.startswith("compact#") for stage in span.removed_stage_ids)
+def _swallowers(spans: tuple[Span, ...]) -> list[bool]:
+    """For each span, whether a later ``discard`` fold could have swallowed its summary.
+
+    Within a run, a fold that swallowed a summary names the ``compact#N`` stage
+    that wrote it.  A continued run's first fold names ``seed#0``: the messages
+    carried over from earlier runs, which hold the earlier runs' summaries.
+    """
+    result = [False] * len(spans)
+    compact_later = False
+    seed_runs: list[str] = []  # up to two distinct runs with a later seed-discard
+    for span in reversed(spans):
+        result[span.index] = compact_later or any(run != span.run_id for run in seed_runs)
+        if span.retained == "discard":
+            stages = span.removed_stage_ids
+            compact_later = compact_later or any(s.startswith("compact#") for s in stages)
+            if any(s.startswith("seed#") for s in stages) and span.run_id not in seed_runs:
+                seed_runs = [span.run_id, *seed_runs][:2]
+    return result
 
 
 def _spread(
@@ -220,11 +236,7 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
         target = ref.span
         if target is not None and places[target] is None and ref.container is not None:
             holder.setdefault(target, ref.container)
-    later_discard_swallowed = [False] * (len(spans) + 1)
-    for span in reversed(spans):
-        later_discard_swallowed[span.index] = later_discard_swallowed[span.index + 1] or (
-            span.retained == "discard" and _swallowed_summary(span)
-        )
+    swallowed = _swallowers(spans)
 
     roots: list[int] = []
     for span in spans:
@@ -241,7 +253,7 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
                 f"its fingerprint joins span {first[span.fingerprint]} first, "
                 "so no frame can reach it",
             )
-        elif later_discard_swallowed[i + 1]:
+        elif swallowed[i]:
             places[i] = SpanPlace(
                 "detached",
                 None,
@@ -301,7 +313,8 @@ def detect_scheme(checkpoint: Checkpoint) -> tuple[str, str]:
     The reference scheme is tried first and kept when it joins every frame.
     Otherwise the scheme joining the most frames wins (ties go to the earlier
     scheme); when none joins any frame, the reference scheme is used and the
-    note says so.
+    note says so.  When frames join under more than one scheme the note
+    starts with ``mixed:`` and gives each scheme's count.
     """
     contents = _frame_contents(checkpoint)
     if not contents or not checkpoint.spans:
@@ -314,4 +327,12 @@ def detect_scheme(checkpoint: Checkpoint) -> tuple[str, str]:
     best = max(joins, key=lambda name: joins[name])
     if joins[best] == 0:
         return DEFAULT_SCHEME, "no scheme joins any frame; reference scheme assumed"
+    joining = [name for name, n in joins.items() if n]
+    if len(joining) > 1:
+        # Some frames join under one scheme, others under another: say so, pick none silently.
+        counts = ", ".join(f"{name} joins {joins[name]}" for name in joining)
+        return best, (
+            f"mixed: {counts} of {len(contents)} frames; using {best} (the most), "
+            "force one with --scheme"
+        )
     return best, f"detected: joins {joins[best]} of {len(contents)} frames"
