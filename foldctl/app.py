@@ -45,7 +45,10 @@ state: dict[str, Any] = {"debug": False}
 
 SourceArg = Annotated[
     str,
-    typer.Argument(metavar="SOURCE", help="A checkpoint file (.json or .json.gz), or - for stdin."),
+    typer.Argument(
+        metavar="SOURCE",
+        help="A checkpoint file (.json or .json.gz), - for stdin, or STORE.db#SESSION_ID.",
+    ),
 ]
 FormatOpt = Annotated[
     OutputFormat, typer.Option("--format", "-f", help="Output format.", case_sensitive=False)

@@ -13,22 +13,63 @@ from typing import Any, get_args
 from foldctl import jsoncodec
 from foldctl.errors import InputError
 from foldctl.model import Checkpoint, Message, Retention, Shape, Span
-from foldctl.source import SQLITE_MAGIC, read_bytes
+from foldctl.source import SQLITE_MAGIC, Buffer, read_bytes
 
 ENVELOPE_FORMATS = ("conversation-v1", "flowchart-v1")
 RETENTIONS: tuple[str, ...] = get_args(Retention)
 
 
 def load_source(spec: str) -> Checkpoint:
-    """Read and load the checkpoint named by a SOURCE argument."""
+    """Read and load the checkpoint named by a SOURCE: a path, ``-``, or ``STORE.db#SESSION_ID``."""
+    if spec != "-":
+        from foldctl import store  # sqlite3 is loaded only when a store is read
+
+        target = store.split_source(spec)
+        if target is not None:
+            return store.load_session(target)
     raw = read_bytes(spec)
-    if raw.data.startswith(SQLITE_MAGIC):
-        raise InputError(raw.name, "", "is a SQLite store; SQLite stores are not supported yet")
+    if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
+        raise InputError(
+            raw.name,
+            "",
+            "is a SQLite session store; foldctl reads a store in place from its file: "
+            "pass STORE.db#SESSION_ID (list sessions with `foldctl sessions STORE.db`)",
+        )
     return load_bytes(raw.data, raw.name)
 
 
-def load_bytes(data: bytes, source: str) -> Checkpoint:
-    return load_document(jsoncodec.loads(data, source), source)
+def load_bytes(data: Buffer, source: str) -> Checkpoint:
+    """Load a checkpoint from its (decompressed) bytes.
+
+    The fast path (:mod:`foldctl.fastload`) reads the reference layout; any
+    other input, valid or not, is read here exactly, with precise errors.
+    """
+    from foldctl.fastload import try_load
+
+    fast = try_load(data, source)
+    if fast is not None:
+        return fast
+    return load_document(jsoncodec.loads(bytes(data), source), source)
+
+
+def check_history(value: Any, source: str, conversation_path: str) -> list[Message]:
+    """``history`` validated as the exact path does (for the fast path)."""
+    return _Checker(source).messages({"history": value}, "history", conversation_path)
+
+
+def check_message(value: Any, source: str, path: str) -> Message:
+    """One message validated as the exact path does: an object with string role and content."""
+    check = _Checker(source)
+    message = check.obj(value, path)
+    check.string(message, "role", path)
+    check.string(message, "content", path)
+    return message
+
+
+def check_original_input(value: Any, source: str, conversation_path: str) -> str:
+    check = _Checker(source)
+    path = _join(conversation_path, "originalInput")
+    return check.string(check.obj(value, path), "message", path)
 
 
 def _type_name(value: Any) -> str:
