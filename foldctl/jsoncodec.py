@@ -10,6 +10,7 @@ strings exactly (decoding) and writes them back as the same lowercase
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Final
 
@@ -37,18 +38,120 @@ def _parse_int(text: str) -> int:
     return value
 
 
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise _Refused(f"number {text[:24]} is too large for a double")
+    return value
+
+
 def _byte_offset(text: str, pos: int) -> int:
     return len(text[:pos].encode("utf-8", "surrogatepass"))
 
 
+#: Limit of nesting that orjson (and so foldctl) reads.
+MAX_DEPTH: Final = 1024
+
+# Tokens of valid JSON that matter for numbers: whole strings (skipped), the
+# non-JSON constants, and number literals split into integer / fraction / exponent.
+_NUMBER_TOKENS: Final = re.compile(
+    rb'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)|(-?\d+)(\.\d+)?([eE][+-]?\d+)?'
+)
+_NESTING_TOKENS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_WIDE: Final = float(2**63)
+
+
+def _number_problem(data: bytes) -> tuple[int, str] | None:
+    """The first number foldctl refuses, as (byte offset, what), or None.
+
+    Refused: ``NaN`` and ``Infinity``, an integer literal outside the 64-bit
+    range (orjson would silently turn it into an approximate float), and a
+    literal too large for a double.
+    """
+    for match in _NUMBER_TOKENS.finditer(data):
+        constant, whole, fraction, exponent = match.groups()
+        if constant is not None:
+            return match.start(), f"{constant.decode()} is not a JSON number"
+        if whole is None:
+            continue  # a string
+        literal = match.group().decode("ascii")
+        if fraction is None and exponent is None:
+            if len(whole) >= 19 and not _INT64_MIN <= int(whole) <= _UINT64_MAX:
+                shown = literal if len(literal) <= 30 else literal[:24] + "..."
+                return match.start(), (
+                    f"integer {shown} does not fit in 64 bits; foldctl refuses numbers "
+                    "it cannot keep exactly"
+                )
+        elif math.isinf(float(literal)):
+            return match.start(), f"number {literal[:24]} is too large for a double"
+    return None
+
+
+def has_wide_float(doc: Any) -> bool:
+    """Whether ``doc`` holds a whole float of magnitude >= 2**63 (iteratively).
+
+    orjson reads an integer literal beyond 64 bits as such a float, so a
+    document without one cannot have held a too-wide integer.
+    """
+    stack = [doc]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            stack.extend(value.values())
+        elif kind is list:
+            stack.extend(value)
+        elif kind is float and abs(value) >= _WIDE and value.is_integer():
+            return True
+    return False
+
+
+def _too_deep(data: bytes) -> int | None:
+    """Byte offset of the first bracket nested deeper than :data:`MAX_DEPTH`."""
+    depth = 0
+    for match in _NESTING_TOKENS.finditer(data):
+        char = match.group()
+        if char in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif char in (b"]", b"}"):
+            depth -= 1
+    return None
+
+
+def _refuse_numbers(data: bytes, source: str, fallback: str) -> InputError:
+    problem = _number_problem(data)
+    if problem is None:
+        return InputError(source, "", f"not valid JSON: {fallback}")
+    offset, what = problem
+    return InputError(source, f"byte {offset}", f"not valid JSON: {what}")
+
+
 def loads(data: bytes, source: str) -> Any:
-    """Decode ``data`` or raise :class:`InputError` naming the byte offset."""
+    """Decode ``data`` or raise :class:`InputError` naming the byte offset.
+
+    Besides malformed JSON, refuses ``NaN``/``Infinity``, integers outside
+    the 64-bit range (which orjson would read as approximate floats) and
+    nesting deeper than :data:`MAX_DEPTH`, each with the byte offset.
+    """
     if not data.strip():
         raise InputError(source, "byte 0", "the file is empty; expected a JSON checkpoint")
     try:
-        return orjson.loads(data)
+        doc = orjson.loads(data)
     except orjson.JSONDecodeError as fast_error:
         fast_message = fast_error.msg
+    else:
+        if has_wide_float(doc) and _number_problem(data) is not None:
+            raise _refuse_numbers(data, source, "")
+        return doc
+    if fast_message.startswith("depth limit"):
+        offset = _too_deep(data)
+        raise InputError(
+            source,
+            f"byte {offset if offset is not None else 0}",
+            f"JSON nested deeper than {MAX_DEPTH} levels; expected a conversation checkpoint",
+        )
     # Slow path: lone surrogates (which orjson refuses) load here; anything
     # else fails here too, with a position we can turn into a byte offset.
     try:
@@ -57,19 +160,31 @@ def loads(data: bytes, source: str) -> Any:
         raise InputError(
             source, f"byte {e.start}", f"not UTF-8 (byte 0x{data[e.start]:02x}); expected JSON text"
         ) from None
+    bom = 0
     if text.startswith("\ufeff"):
         text = text[1:]
+        bom = 3
     try:
-        return json.loads(text, parse_constant=_parse_constant, parse_int=_parse_int)
+        return json.loads(
+            text,
+            parse_constant=_parse_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
     except json.JSONDecodeError as e:
+        # The standard library's messages end in "at" before the position we name.
+        what = e.msg[:-3] + " here" if e.msg.endswith(" at") else e.msg
         raise InputError(
-            source, f"byte {_byte_offset(text, e.pos)}", f"not valid JSON: {e.msg}"
+            source, f"byte {bom + _byte_offset(text, e.pos)}", f"not valid JSON: {what}"
         ) from None
     except _Refused as e:
-        raise InputError(source, "", f"not valid JSON: {e}") from None
+        raise _refuse_numbers(data, source, str(e)) from None
     except RecursionError:
+        offset = _too_deep(data)
         raise InputError(
-            source, "", f"not readable JSON: nested too deeply ({fast_message})"
+            source,
+            f"byte {offset if offset is not None else 0}",
+            f"not readable JSON: nested too deeply ({fast_message})",
         ) from None
 
 

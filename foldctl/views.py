@@ -7,14 +7,17 @@ docs/output.md and are stable.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from foldctl.digest import digest
 from foldctl.expand import Row
 from foldctl.model import Span
 from foldctl.resolve import Container, FoldGraph
+
+if TYPE_CHECKING:
+    from foldctl.findings import Finding
 
 
 def iso_utc(epoch_ms: int | float) -> str:
@@ -130,7 +133,18 @@ def fold_tree(graph: FoldGraph) -> list[dict[str, Any]]:
     return nodes
 
 
-def overview(graph: FoldGraph, scheme_note: str = "") -> dict[str, Any]:
+def overview(
+    graph: FoldGraph, scheme_note: str = "", findings: Sequence[Finding] | None = None
+) -> dict[str, Any]:
+    """The ``show`` document.
+
+    ``findings`` is summarised under ``"findings"``: counts by severity and by
+    code.  By default it is the audit of the fold record
+    (``audit(graph, messages=False)``), so ``show`` never decodes every
+    retained message; ``verify`` runs the message-level checks too.
+    """
+    from foldctl.findings import audit, summary
+
     cp = graph.checkpoint
     spans = graph.spans
     frames = graph.frames
@@ -169,6 +183,11 @@ def overview(graph: FoldGraph, scheme_note: str = "") -> dict[str, Any]:
         "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
         "models": sorted({s.model for s in spans}),
         "tree": fold_tree(graph),
+        "findings": (
+            summary(audit(graph, messages=False), messages=False)
+            if findings is None
+            else summary(findings)
+        ),
     }
 
 

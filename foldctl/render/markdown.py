@@ -67,6 +67,23 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
             f"{node['messageCount']} messages, {node['retained']}, run {inline(node['runId'])}, "
             f"iteration {node['iteration']}, {node['foldedAt']}"
         )
+    found = doc.get("findings")
+    if found is not None:
+        scope = " in the fold record" if found.get("scope") == "fold record" else ""
+        yield ""
+        yield "## Findings"
+        yield ""
+        words = {"error": "errors", "warning": "warnings", "info": "info"}
+        listed = ", ".join(
+            f"{found[s]} {s if found[s] == 1 else plural}"
+            for s, plural in words.items()
+            if found[s]
+        )
+        if listed:
+            listed += " (" + ", ".join(f"`{c}` {n}" for c, n in found["codes"].items()) + ")"
+        yield (
+            f"{listed or 'None'}{scope}. Run `foldctl verify` on this source for the full audit."
+        )
 
 
 def transcript(events: Iterable[Event]) -> Iterator[str]:

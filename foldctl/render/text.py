@@ -6,6 +6,7 @@ Every string that comes from the checkpoint passes through
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -23,6 +24,10 @@ _RESOLUTION_NOTE = {
     "expanded": "summary frame, expanded below",
 }
 _ROLE_STYLE = {"user": "green", "assistant": "cyan", "tool": "magenta", "system": "yellow"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _fmt(value: Any) -> str:
@@ -75,12 +80,13 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     yield field("scheme", f"{doc['scheme']} ({doc['schemeNote']})")
     yield field(
         "live window",
-        f"{counts['liveMessages']} messages, {counts['liveFrames']} summary frames "
+        f"{_count(counts['liveMessages'], 'message')}, "
+        f"{_count(counts['liveFrames'], 'summary frame')} "
         f"({counts['unresolvedLiveFrames']} unresolved)",
     )
     yield field(
         "folds",
-        f"{counts['spans']} spans: {counts['retained']} retained, {counts['discarded']} discarded; "
+        f"{_count(counts['spans'], 'span')}: {counts['retained']} retained, {counts['discarded']} discarded; "
         f"{counts['foldedMessages']} folded messages kept; deepest nesting {counts['maxDepth']}",
     )
     if not doc["foldedPresent"]:
@@ -102,18 +108,24 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
             line.append((f"  (frame also at {node['replays']} other place(s))", "yellow"))
         yield line
     yield []
-    problems = {
-        "unresolved frames": counts["unresolvedFrames"],
-        "ambiguous fingerprints": counts["ambiguousFingerprints"],
-        "detached spans": counts["detached"],
-        "orphan spans": counts["orphan"],
-        "replayed frames": counts["replayedFrames"],
-        "fold cycles": counts["cycles"],
-    }
-    listed = ", ".join(f"{n} {what}" for what, n in problems.items() if n)
-    style = "yellow" if listed else "green"
-    yield [("findings        ", "bold"), (listed or "none of the join's", style)]
-    yield [("", None), (f"run `foldctl verify {doc['source']}` for the full audit", "dim")]
+    yield from _findings_lines(doc)
+
+
+def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
+    """The count of ``verify`` findings and the command that lists them."""
+    found = doc["findings"]
+    words = {"error": "errors", "warning": "warnings", "info": "info"}
+    listed = ", ".join(
+        f"{found[s]} {s if found[s] == 1 else plural}" for s, plural in words.items() if found[s]
+    )
+    if listed:
+        by_code = ", ".join(f"{code} {n}" for code, n in found["codes"].items())
+        listed += f" ({by_code})"
+    style = "red" if found["error"] else ("yellow" if found["warning"] else "green")
+    yield [("findings        ", "bold"), (listed or "none", style)]
+    command = f"foldctl verify {shlex.quote(str(doc['source']))}"
+    scope = "in the fold record; " if found.get("scope") == "fold record" else ""
+    yield [("", None), (f"{scope}run `{visible(command)}` for the full audit", "dim")]
 
 
 def _fold_header(event: FoldStart, unicode: bool) -> Line:
