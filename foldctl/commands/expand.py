@@ -32,7 +32,11 @@ def expand(
     ] = None,
     only: Annotated[
         str | None,
-        typer.Option("--only", metavar="LOCATOR", help="Expand one summary (e.g. h2>f4:0)."),
+        typer.Option(
+            "--only",
+            metavar="LOCATOR|DIGEST",
+            help="Expand one summary, by locator (e.g. h2>f4:0) or by digest (xxh3-128:...).",
+        ),
     ] = None,
     keep_frames: Annotated[
         bool, typer.Option("--keep-frames", help="Print each summary frame before its originals.")
@@ -52,6 +56,10 @@ def expand(
     check_format(fmt, EXPAND_FORMATS, "expand")
     graph, _ = open_graph(source, scheme)
     if only is not None:
+        if only.startswith("xxh3-128:"):
+            from foldctl.search import locator_for_digest
+
+            only = locator_for_digest(graph, only)
         events = walk_one(graph, only, max_depth=depth, keep_frames=keep_frames)
     else:
         events = walk(graph, max_depth=depth, keep_frames=keep_frames)

@@ -1,1 +1,35 @@
-"""`schema` (in progress)."""
+"""``schema``: the published JSON Schema of a command's JSON/JSONL output."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from foldctl.app import app
+from foldctl.render.sink import stdout_bytes, write_chunks
+
+
+@app.command()
+def schema(
+    command: Annotated[
+        str | None,
+        typer.Argument(metavar="COMMAND", help="A command name; omit it to list them."),
+    ] = None,
+    jsonl: Annotated[
+        bool, typer.Option("--jsonl", help="The schema of one --format jsonl line instead.")
+    ] = False,
+) -> None:
+    """Print the JSON Schema (draft 2020-12) of COMMAND's --format json output.
+
+    `$defs.record` in it is one --format jsonl line; --jsonl prints that as a schema
+    of its own. Without COMMAND, list the commands that publish one.
+    """
+    from foldctl import jsoncodec, schemas
+
+    if command is None:
+        write_chunks([f"{name}\n".encode() for name in schemas.names()], stdout_bytes())
+    elif jsonl:
+        write_chunks([jsoncodec.dumps(schemas.record_schema(command)), b"\n"], stdout_bytes())
+    else:
+        write_chunks([schemas.text(command)], stdout_bytes())

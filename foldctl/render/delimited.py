@@ -1,8 +1,12 @@
 """CSV (RFC 4180) and TSV for tabular output, with a header row.
 
-Lists are joined with a space; null is an empty field.  In TSV, tab, newline,
-carriage return and backslash inside a field are written as ``\\t``, ``\\n``,
-``\\r`` and ``\\\\``.
+Lists of scalars are joined with a space (stage ids); a list holding objects or
+lists, and an object, are written as compact JSON; null is an empty field;
+booleans are ``true``/``false``.  CSV quotes as RFC 4180 says (a field with a
+comma, quote, CR or LF is quoted, quotes doubled; lines end with CRLF).  In
+TSV, tab, newline, carriage return and backslash inside a field are written
+as ``\\t``, ``\\n``, ``\\r`` and ``\\\\``.  Text is UTF-8; a lone surrogate, which
+UTF-8 cannot carry, is written as the six characters ``\\udxxx``.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ def _cell(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
+        if any(isinstance(v, (list, dict)) for v in value):
+            return jsoncodec.dumps(value).decode("utf-8")  # structure kept, not flattened
         return " ".join(_cell(v) for v in value)
     if isinstance(value, dict):
         return jsoncodec.dumps(value).decode("utf-8")
@@ -28,6 +34,9 @@ def _cell(value: Any) -> str:
 
 
 def _tsv_escape(text: str) -> str:
+    # A lone surrogate becomes the text \udxxx first, so its backslash is escaped like any
+    # other and the field reads back as the same \udxxx that CSV carries.
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
