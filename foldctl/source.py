@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import mmap
 import os
 import sys
 import zlib
@@ -25,10 +26,29 @@ def max_input_bytes() -> int:
     return int(value) if value and value.isdigit() else DEFAULT_MAX_INPUT_BYTES
 
 
+#: Files at least this large are mapped read-only instead of copied into memory.
+#: ``FOLDCTL_NO_MMAP=1`` turns mapping off (a file truncated by another process
+#: while it is mapped ends the reader with SIGBUS; renaming a new file into
+#: place, as writers usually do, is safe).
+MMAP_MIN_BYTES: Final = 64 * 1024 * 1024
+
+Buffer = bytes | mmap.mmap
+
+
 @dataclass(frozen=True, slots=True)
 class RawSource:
     name: str  # how the source is named in messages and output
-    data: bytes  # decompressed bytes
+    data: Buffer  # decompressed bytes, or a read-only map of an uncompressed file
+
+
+def _read_file(path: Path) -> Buffer:
+    with path.open("rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size >= MMAP_MIN_BYTES and not os.environ.get("FOLDCTL_NO_MMAP"):
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as probe:
+                if probe[:2] != GZIP_MAGIC:
+                    return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        return f.read()
 
 
 def read_bytes(spec: str) -> RawSource:
@@ -39,7 +59,7 @@ def read_bytes(spec: str) -> RawSource:
         name = spec
         path = Path(spec)
         try:
-            data = path.read_bytes()
+            data = _read_file(path)
         except FileNotFoundError:
             raise InputError(name, "", "no such file") from None
         except IsADirectoryError:
@@ -48,7 +68,7 @@ def read_bytes(spec: str) -> RawSource:
             raise InputError(name, "", "permission denied (cannot read the file)") from None
         except OSError as e:
             raise InputError(name, "", f"cannot read: {e.strerror}") from None
-    if data[:2] == GZIP_MAGIC or (name.endswith(".gz") and not data):
+    if isinstance(data, bytes) and (data[:2] == GZIP_MAGIC or (name.endswith(".gz") and not data)):
         data = _gunzip(name, data)
     return RawSource(name, data)
 
@@ -83,3 +103,14 @@ def _gunzip(name: str, data: bytes) -> bytes:
     if not decompressor.eof:
         raise InputError(name, f"byte {len(data)}", "truncated gzip data (stream ends early)")
     return bytes(out)
+
+
+def decompress(name: str, data: bytes) -> bytes:
+    """``data`` gunzipped when it is gzip (by its magic), else ``data`` as it is.
+
+    For callers that read the stored bytes themselves (``report`` hashes them
+    for its provenance footer) and still want :func:`read_bytes`'s gzip rules.
+    """
+    if data[:2] == GZIP_MAGIC:
+        return _gunzip(name, data)
+    return data
