@@ -46,19 +46,26 @@ class Context:
         self._prefix: str | None = None
 
     def prefix(self) -> str:
-        """Locator prefix for messages in this container (``h`` or ``h2>f4:``)."""
-        if self._prefix is None:
-            parts: list[str] = []
-            ctx: Context | None = self
-            while ctx is not None:
-                if ctx.span is None:
-                    parts.append("h")
-                else:
-                    parts.append(f"f{ctx.span}:")
-                    if ctx.parent is not None:
-                        parts.append(f"{ctx.at}>")
-                ctx = ctx.parent
-            self._prefix = "".join(reversed(parts))
+        """Locator prefix for messages in this container (``h``, ``h2>f4:``, ``f3:``).
+
+        Built from the nearest ancestor that already knows its prefix, so a
+        deep chain costs one step per container, not one walk per container.
+        """
+        pending: list[Context] = []
+        ctx: Context | None = self
+        while ctx is not None and ctx._prefix is None:
+            pending.append(ctx)
+            ctx = ctx.parent
+        prefix = "" if ctx is None else ctx._prefix or ""
+        for node in reversed(pending):
+            if node.span is None:
+                prefix = "h"
+            elif node.parent is None:
+                prefix = f"f{node.span}:"
+            else:
+                prefix = f"{prefix}{node.at}>f{node.span}:"
+            node._prefix = prefix
+        assert self._prefix is not None
         return self._prefix
 
     def chain(self) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ is carried through to machine output verbatim.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -27,6 +28,14 @@ def is_frame(message: Message) -> bool:
     return message.get("role") == "user" and looks_like_frame(message)
 
 
+def frame_indices(messages: Sequence[Message]) -> Sequence[int]:
+    """Indices of the frames among ``messages`` (known in advance for lazily read spans)."""
+    known: Sequence[int] | None = getattr(messages, "frame_indices", None)
+    if known is not None:
+        return known
+    return [i for i, m in enumerate(messages) if is_frame(m)]
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """One entry of ``folded``: a fold and, when retained, what it folded."""
@@ -40,7 +49,7 @@ class Span:
     message_count: int
     removed_stage_ids: tuple[str, ...]
     retained: Retention
-    messages: list[Message] | None
+    messages: Sequence[Message] | None  # a list, or lazily decoded raw JSON (fastload)
     raw: dict[str, Any]
 
 

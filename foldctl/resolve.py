@@ -18,12 +18,12 @@ classified, without recursion on the Python stack:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
-from foldctl.model import Checkpoint, Message, Span, is_frame
+from foldctl.model import Checkpoint, Message, Span, frame_indices, is_frame
 
 Container = int | None  # None = history, else the span index whose messages hold it
 Placement = Literal["placed", "detached", "orphan"]
@@ -63,12 +63,13 @@ class FoldGraph:
     cycles: frozenset[tuple[Container, int]]
     #: spans with no containing span among the floating ones, in ``folded`` order
     floating_roots: tuple[int, ...]
+    _prefixes: dict[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def spans(self) -> tuple[Span, ...]:
         return self.checkpoint.spans
 
-    def container_messages(self, container: Container) -> list[Message]:
+    def container_messages(self, container: Container) -> Sequence[Message]:
         if container is None:
             return self.checkpoint.history
         return self.checkpoint.spans[container].messages or []
@@ -91,21 +92,30 @@ class FoldGraph:
         For a placed container the path starts at ``history``; for a floating
         one it starts at the floating span (``f3:5``).
         """
-        parts = [f"{index}"]
-        seen: set[int] = set()
-        while container is not None and container not in seen:
-            seen.add(container)
-            parts.append(f"f{container}:")
-            place = self.places[container]
+        return f"{self.container_prefix(container)}{index}"
+
+    def container_prefix(self, container: Container) -> str:
+        """The locator prefix of a container's messages (``h``, ``h2>f4:``, ``f3:``), memoised."""
+        if container is None:
+            return "h"
+        cache = self._prefixes
+        pending: list[int] = []
+        current: Container = container
+        while current is not None and current not in cache:
+            pending.append(current)
+            place = self.places[current]
             if place.placement != "placed" or place.frame_index is None:
-                break
-            parts.append(">")
-            parts.append(f"{place.frame_index}")
-            container = place.container
-        else:
-            if container is None:
-                parts.append("h")
-        return "".join(reversed(parts))
+                break  # a floating span: its path starts at the span itself
+            current = place.container
+        prefix = "h" if current is None else cache.get(current, "")
+        for span in reversed(pending):
+            place = self.places[span]
+            if place.placement != "placed" or place.frame_index is None:
+                prefix = f"f{span}:"
+            else:
+                prefix = f"{prefix}{place.frame_index}>f{span}:"
+            cache[span] = prefix
+        return prefix
 
     def frame_locator(self, span: int) -> str | None:
         """Where a placed span's frame sits, as a locator."""
@@ -120,13 +130,12 @@ def _scan_frames(
 ) -> dict[tuple[Container, int], FrameRef]:
     fingerprint = SCHEMES[scheme]
     frames: dict[tuple[Container, int], FrameRef] = {}
-    containers: list[tuple[Container, list[Message]]] = [(None, checkpoint.history)]
+    containers: list[tuple[Container, Sequence[Message]]] = [(None, checkpoint.history)]
     containers += [(s.index, s.messages) for s in checkpoint.spans if s.messages is not None]
     for container, messages in containers:
-        for i, message in enumerate(messages):
-            if is_frame(message):
-                fp = fingerprint(message["content"])
-                frames[(container, i)] = FrameRef(container, i, fp, first.get(fp))
+        for i in frame_indices(messages):
+            fp = fingerprint(messages[i]["content"])
+            frames[(container, i)] = FrameRef(container, i, fp, first.get(fp))
     return frames
 
 
@@ -293,7 +302,8 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
 def _frame_contents(checkpoint: Checkpoint) -> list[str]:
     contents = [m["content"] for m in checkpoint.history if is_frame(m)]
     for span in checkpoint.spans:
-        contents += [m["content"] for m in span.messages or () if is_frame(m)]
+        messages = span.messages or ()
+        contents += [messages[i]["content"] for i in frame_indices(messages)]
     return contents
 
 

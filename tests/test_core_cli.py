@@ -131,6 +131,7 @@ def test_show_tree_lists_every_span_nested(tmp_path: Path) -> None:
     assert indents == sorted(indents) and len(set(indents)) == 4
     assert "h1>f3:0>f2:0>f1:0" in tree[-1]
     assert "4 spans: 4 retained, 0 discarded" in result.stdout
+    assert "2 messages, 1 summary frame (0 unresolved)" in result.stdout
 
 
 def test_show_json_counts(tmp_path: Path) -> None:
