@@ -3,7 +3,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench docs samples clean
+.PHONY: demo test lint bench docs samples screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,9 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/foldctl show sample_checkpoints/nested_chain.json
-	$(BIN)/foldctl expand sample_checkpoints/nested_chain.json --depth 1
+	@echo
+	@echo '$$ foldctl grep -F pending_approval sample_checkpoints/nested_chain.json'
+	@$(BIN)/foldctl grep -F pending_approval sample_checkpoints/nested_chain.json
 
 test: $(STAMP)
 	$(BIN)/pytest
@@ -25,9 +27,13 @@ lint: $(STAMP)
 
 samples: $(STAMP)
 	$(BIN)/python scripts/make_samples.py sample_checkpoints
+	$(BIN)/python scripts/make_store.py sample_checkpoints/sessions.db
 
 docs: $(STAMP)
 	$(BIN)/python scripts/update_readme.py
+
+screenshot: $(STAMP)
+	FOLDCTL_UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/test_report_browser.py -k screenshot
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

@@ -22,6 +22,7 @@ from foldctl.commands import (  # noqa: F401  (each module registers its command
     expand,
     fingerprint,
     grep,
+    locate,
     report,
     schema,
     sessions,
@@ -30,6 +31,7 @@ from foldctl.commands import (  # noqa: F401  (each module registers its command
     verify,
 )
 from foldctl.errors import ExitStatus, FoldctlError
+from foldctl.safety import visible
 
 
 def _pipe_closed() -> None:
@@ -47,7 +49,8 @@ def _guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
         except FoldctlError as e:
             if state["debug"]:
                 raise
-            sys.stderr.write(f"foldctl: error: {e}\n")
+            # The message may quote a file name or a value from the file: keep it inert.
+            sys.stderr.write(f"foldctl: error: {visible(str(e))}\n")
             sys.stderr.flush()
             raise typer.Exit(e.exit_status) from None
         except BrokenPipeError:
