@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from foldctl import __version__
+from foldctl import version_line
 from foldctl.errors import UsageError
 from foldctl.render import OutputFormat
 from foldctl.render.sink import (
@@ -81,7 +81,7 @@ TABLE_FORMATS = (
 
 def _version(value: bool) -> None:
     if value:
-        sys.stdout.write(f"foldctl {__version__}\n")
+        sys.stdout.write(version_line())
         raise typer.Exit()
 
 

@@ -116,10 +116,7 @@ def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
     except orjson.JSONDecodeError:
         value = _strict(raw, source, path)
     else:
-        # Strings cannot hide a number: walk only the other values (tool calls, say).
-        if type(value) is dict and any(
-            type(v) is not str and jsoncodec.has_wide_float(v) for v in value.values()
-        ):
+        if type(value) is dict and _holds_wide_float(value):
             value = _strict(raw, source, path)
     if not isinstance(value, dict):
         raise InputError(source, path, "expected an object")
@@ -131,6 +128,28 @@ def _strict(raw: Raw | bytes, source: str, path: str) -> Any:
         return jsoncodec.loads(bytes(raw), source)
     except InputError as e:
         raise InputError(source, path, e.what) from None
+
+
+_WIDE: Final = float(2**63)
+
+
+def _holds_wide_float(message: dict[str, Any]) -> bool:
+    """Whether orjson turned a too-wide integer literal into a float somewhere in ``message``.
+
+    Strings cannot hide a number and are skipped without a look; only the
+    containers (tool calls and their arguments, say) are walked.
+    """
+    stack = [v for v in message.values() if type(v) is not str]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            stack.extend(v for v in value.values() if type(v) is not str)
+        elif kind is list:
+            stack.extend(v for v in value if type(v) is not str)
+        elif kind is float and (value >= _WIDE or value <= -_WIDE) and value.is_integer():
+            return True
+    return False
 
 
 class RawMessages(Sequence[Message]):

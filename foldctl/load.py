@@ -21,7 +21,7 @@ RETENTIONS: tuple[str, ...] = get_args(Retention)
 
 def load_source(spec: str) -> Checkpoint:
     """Read and load the checkpoint named by a SOURCE: a path, ``-``, or ``STORE.db#SESSION_ID``."""
-    if spec != "-":
+    if "#" in spec:  # only STORE.db#SESSION_ID can name a session
         from foldctl import store  # sqlite3 is loaded only when a store is read
 
         target = store.split_source(spec)
@@ -29,6 +29,11 @@ def load_source(spec: str) -> Checkpoint:
             return store.load_session(target)
     raw = read_bytes(spec)
     if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
+        from foldctl import store
+
+        target = store.split_source(spec)
+        if target is not None:
+            return store.load_session(target)  # a store without a session: says how to pick one
         raise InputError(
             raw.name,
             "",

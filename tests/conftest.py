@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from foldctl.app import app
+from foldctl.cli import build_app
 
-# Importing the CLI module registers every command on ``app``.
-import foldctl.cli  # noqa: F401  # isort: skip
+app = build_app()  # every command registered, as `foldctl` runs them
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_checkpoints"

@@ -14,27 +14,10 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import foldctl.commands.locate  # noqa: F401  (registers `locate` until foldctl.cli lists it)
-from foldctl.app import app
 from foldctl.digest import _canonical_with_surrogates, canonical, digest
 from tests.conftest import run_cli
 from tests.test_diff import audit_monday, friday_of, write_doc
 from tests.test_grep import DEEP, detached_convo
-
-
-def _guard_locate() -> None:
-    """Give `locate` the error handling foldctl.cli gives every command it imports."""
-    from foldctl import cli
-
-    for info in app.registered_commands:
-        callback = info.callback
-        if callback is None or callback.__name__ != "locate":
-            continue
-        if not hasattr(callback, "__wrapped__"):
-            info.callback = cli._guarded(callback)
-
-
-_guard_locate()
 
 #: Keys foldctl adds to a message object (docs/output.md); everything else is the message.
 FOLDCTL_KEYS = {

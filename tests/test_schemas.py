@@ -14,8 +14,7 @@ import jsonschema
 import pytest
 
 from foldctl import schemas
-from foldctl.app import app
-from tests.conftest import CONFORMANCE, REPO, SAMPLES, run_cli
+from tests.conftest import CONFORMANCE, REPO, SAMPLES, app, run_cli
 from tests.test_diff import audit_monday, friday_of, lost_evidence, write_doc
 from tests.test_digest import jsonl  # importing it also registers `locate`
 from tests.test_grep import detached_convo

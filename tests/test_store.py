@@ -29,10 +29,9 @@ import pytest
 import typer
 
 from foldctl import store
-from foldctl.app import app
 from foldctl.errors import InputError
 from foldctl.generate import GenSpec, RunSpec, generate, wrap_conversation_envelope
-from tests.conftest import REPO, run_cli, run_proc
+from tests.conftest import REPO, app, run_cli, run_proc
 
 
 def load_make_store() -> ModuleType:

@@ -86,7 +86,8 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     )
     yield field(
         "folds",
-        f"{_count(counts['spans'], 'span')}: {counts['retained']} retained, {counts['discarded']} discarded; "
+        f"{_count(counts['spans'], 'span')}: {counts['retained']} retained, "
+        f"{counts['discarded']} discarded; "
         f"{counts['foldedMessages']} folded messages kept; deepest nesting {counts['maxDepth']}",
     )
     if not doc["foldedPresent"]:
