@@ -116,7 +116,7 @@ def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
     except orjson.JSONDecodeError:
         value = _strict(raw, source, path)
     else:
-        if type(value) is dict and _holds_wide_float(value):
+        if type(value) is dict and _has_long_digit_run(raw) and _holds_wide_float(value):
             value = _strict(raw, source, path)
     if not isinstance(value, dict):
         raise InputError(source, path, "expected an object")
@@ -131,6 +131,17 @@ def _strict(raw: Raw | bytes, source: str, path: str) -> Any:
 
 
 _WIDE: Final = float(2**63)
+# Every digit to "0", everything else to " ": a run of 19 zeros is a run of 19 digits.
+_DIGITS_ONLY: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN: Final = b"0" * 19
+
+
+def _has_long_digit_run(raw: Raw | bytes) -> bool:
+    """Whether the JSON text has 19 digits in a row: needed by any integer beyond 64 bits.
+
+    Two C-speed passes over the bytes, much cheaper than walking the decoded value.
+    """
+    return bytes(raw).translate(_DIGITS_ONLY).find(_LONG_RUN) >= 0
 
 
 def _holds_wide_float(message: dict[str, Any]) -> bool:
