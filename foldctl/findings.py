@@ -24,6 +24,7 @@ from typing import Any, Final, Literal
 
 from foldctl.errors import ExitStatus, FoldctlError, InputError, UsageError
 from foldctl.fingerprint import SCHEMES, could_be
+from foldctl.load import type_name
 from foldctl.model import FRAME_PREFIX, Message, Span, looks_like_frame
 from foldctl.resolve import Container, FoldGraph, FrameRef
 from foldctl.views import iso_utc
@@ -381,30 +382,16 @@ def _check_schema(a: _Audit) -> Iterator[Finding]:
     yield from _optional_objects(a)
 
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
 def _tool_call_problem(call: Any) -> str | None:
     if not isinstance(call, dict):
-        return f"is {_type_name(call)}; expected an object"
+        return f"is {type_name(call)}; expected an object"
     problems = [
-        f"{key} is {'missing' if key not in call else _type_name(call[key])}"
+        f"{key} is {'missing' if key not in call else type_name(call[key])}"
         for key in ("id", "name")
         if not isinstance(call.get(key), str)
     ]
     if not isinstance(call.get("args"), dict):
-        problems.append(f"args is {'missing' if 'args' not in call else _type_name(call['args'])}")
+        problems.append(f"args is {'missing' if 'args' not in call else type_name(call['args'])}")
     if not problems:
         return None
     return "has " + ", ".join(problems) + " (expected id and name strings, args an object)"
@@ -417,10 +404,10 @@ def _message_schema(a: _Audit, container: Container, i: int, message: Message) -
         problems.append((f"has role {_quote(role)}; expected one of {', '.join(ROLES)}", "role"))
     for key in ("toolCallId", "toolName"):
         if key in message and not isinstance(message[key], str):
-            problems.append((f"has {key} {_type_name(message[key])}; expected a string", key))
+            problems.append((f"has {key} {type_name(message[key])}; expected a string", key))
     calls = message.get("toolCalls")
     if "toolCalls" in message and not isinstance(calls, list):
-        problems.append((f"has toolCalls {_type_name(calls)}; expected an array", "toolCalls"))
+        problems.append((f"has toolCalls {type_name(calls)}; expected an array", "toolCalls"))
     elif isinstance(calls, list):
         for n, call in enumerate(calls):
             problem = _tool_call_problem(call)
@@ -456,7 +443,7 @@ def _optional_objects(a: _Audit) -> Iterator[Finding]:
         if not isinstance(value, dict):
             yield _finding(
                 "schema",
-                f"{key} is {_type_name(value)}; expected an object.",
+                f"{key} is {type_name(value)}; expected an object.",
                 path=a.top_path(key),
             )
             continue
@@ -474,7 +461,7 @@ def _optional_objects(a: _Audit) -> Iterator[Finding]:
                 want = "a string" if kind is str else "a number"
                 yield _finding(
                     "schema",
-                    f"{key}.{name} is {_type_name(item)}; expected {want}.",
+                    f"{key}.{name} is {type_name(item)}; expected {want}.",
                     path=a.top_path(f"{key}.{name}"),
                 )
 

@@ -77,7 +77,8 @@ def check_original_input(value: Any, source: str, conversation_path: str) -> str
     return check.string(check.obj(value, path), "message", path)
 
 
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
+    """How an error names a JSON value's type ("a string", "an array", "null")."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -100,7 +101,7 @@ class _Checker:
 
     def obj(self, value: Any, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
-            raise self.fail(path, f"expected an object, found {_type_name(value)}")
+            raise self.fail(path, f"expected an object, found {type_name(value)}")
         return value
 
     def field(self, parent: dict[str, Any], key: str, path: str) -> Any:
@@ -111,13 +112,13 @@ class _Checker:
     def string(self, parent: dict[str, Any], key: str, path: str) -> str:
         value = self.field(parent, key, path)
         if not isinstance(value, str):
-            raise self.fail(_join(path, key), f"expected a string, found {_type_name(value)}")
+            raise self.fail(_join(path, key), f"expected a string, found {type_name(value)}")
         return value
 
     def number(self, parent: dict[str, Any], key: str, path: str) -> int | float:
         value = self.field(parent, key, path)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.fail(_join(path, key), f"expected a number, found {_type_name(value)}")
+            raise self.fail(_join(path, key), f"expected a number, found {type_name(value)}")
         return value
 
     def integer(self, parent: dict[str, Any], key: str, path: str) -> int:
@@ -131,7 +132,7 @@ class _Checker:
     def array(self, parent: dict[str, Any], key: str, path: str) -> list[Any]:
         value = self.field(parent, key, path)
         if not isinstance(value, list):
-            raise self.fail(_join(path, key), f"expected an array, found {_type_name(value)}")
+            raise self.fail(_join(path, key), f"expected an array, found {type_name(value)}")
         return value
 
     def messages(self, parent: dict[str, Any], key: str, path: str) -> list[Message]:
@@ -152,7 +153,7 @@ class _Checker:
             if not isinstance(stage, str):
                 raise self.fail(
                     f"{where}.removedStageIds[{i}]",
-                    f"expected a string, found {_type_name(stage)}",
+                    f"expected a string, found {type_name(stage)}",
                 )
         retained = self.string(raw, "retained", where)
         if retained not in RETENTIONS:
@@ -190,7 +191,7 @@ def _unwrap(doc: Any, check: _Checker) -> tuple[Shape, dict[str, Any], str]:
             data = check.obj(check.field(top, "data", ""), "data")
             conversation = check.obj(check.field(data, "conversation", "data"), "data.conversation")
             return "flowchart-v1", conversation, "data.conversation"
-        shown = f'"{fmt}"' if isinstance(fmt, str) else _type_name(fmt)
+        shown = f'"{fmt}"' if isinstance(fmt, str) else type_name(fmt)
         raise check.fail(
             "format",
             f"unknown envelope format {shown}; expected one of {', '.join(ENVELOPE_FORMATS)}",
