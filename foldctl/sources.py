@@ -23,16 +23,13 @@ A file named explicitly is never excluded.
 from __future__ import annotations
 
 import fnmatch
-import importlib
-import importlib.util
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from foldctl.errors import FoldctlError, InputError
-from foldctl.source import SQLITE_MAGIC
 
 CHECKPOINT_SUFFIXES: Final = (".json", ".json.gz")
 STORE_SUFFIXES: Final = (".db", ".sqlite", ".sqlite3", ".db3")
@@ -59,24 +56,10 @@ class Expansion:
         return [e for e in self.entries if not isinstance(e, str)]
 
 
-def _store_lister() -> Callable[[str], list[str]] | None:
-    """``foldctl.store.list_session_sources`` when that module provides it."""
-    if importlib.util.find_spec("foldctl.store") is None:
-        return None
-    module = importlib.import_module("foldctl.store")
-    lister = getattr(module, "list_session_sources", None)
-    return lister if callable(lister) else None
+def _is_store(path: str) -> bool:
+    from foldctl.store import is_store
 
-
-def is_sqlite(path: str) -> bool:
-    """Whether ``path`` is a regular file starting with the SQLite header."""
-    if not os.path.isfile(path):
-        return False
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
-    except OSError:
-        return False
+    return is_store(path)
 
 
 def _excluded(name: str, relative: str, patterns: Sequence[str]) -> bool:
@@ -86,23 +69,21 @@ def _excluded(name: str, relative: str, patterns: Sequence[str]) -> bool:
 class _Scan:
     def __init__(self, excludes: Sequence[str]) -> None:
         self.excludes = tuple(excludes)
-        self.lister = _store_lister()
         self.entries: list[str | FoldctlError] = []
         self.skipped: list[str] = []
 
     def add_store(self, path: str) -> None:
-        if self.lister is None:
-            self.entries.append(path)
-            return
+        from foldctl.store import list_session_sources
+
         try:
-            self.entries.extend(self.lister(path))
+            self.entries.extend(list_session_sources(path))
         except FoldctlError as e:
             self.entries.append(e)
 
     def add_argument(self, arg: str) -> None:
         if arg != "-" and os.path.isdir(arg):
             self.add_directory(arg)
-        elif arg != "-" and is_sqlite(arg):
+        elif arg != "-" and _is_store(arg):
             self.add_store(arg)
         else:
             self.entries.append(arg)
@@ -124,7 +105,7 @@ class _Scan:
                         self.skipped.append(path)
                     else:
                         self.entries.append(path)
-                elif lowered.endswith(STORE_SUFFIXES) and is_sqlite(path):
+                elif lowered.endswith(STORE_SUFFIXES) and _is_store(path):
                     if _excluded(name, relative, self.excludes):
                         self.skipped.append(path)
                     else:
@@ -153,11 +134,3 @@ def scan_sources(args: Sequence[str], excludes: Sequence[str] = DEFAULT_EXCLUDES
     for arg in args:
         scan.add_argument(arg)
     return Expansion(tuple(scan.entries), tuple(scan.skipped))
-
-
-def expand_sources(args: Sequence[str]) -> list[str]:
-    """SOURCE arguments as a list of sources; the first argument that cannot be expanded raises."""
-    expansion = scan_sources(args)
-    if expansion.errors:
-        raise expansion.errors[0]
-    return expansion.sources

@@ -757,20 +757,3 @@ def test_verify_machine_output_does_not_import_rich(tmp_path: Path) -> None:
         [sys.executable, "-c", code, *argv], capture_output=True, check=False, env=os.environ
     )
     assert proc.stderr.decode().endswith("no rich"), proc.stderr
-
-
-def test_expand_sources_is_the_contract_other_commands_can_use(tmp_path: Path) -> None:
-    from foldctl.errors import InputError
-    from foldctl.sources import expand_sources
-
-    write(tmp_path / "d", clean(), "b.json")
-    write(tmp_path / "d", clean(), "a.json.gz")
-    assert expand_sources(["-", str(tmp_path / "d"), "x.db#s1"]) == [
-        "-",
-        str(tmp_path / "d" / "a.json.gz"),
-        str(tmp_path / "d" / "b.json"),
-        "x.db#s1",
-    ]
-    (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="no checkpoints found"):
-        expand_sources([str(tmp_path / "empty")])
