@@ -6,6 +6,7 @@ import csv
 import gzip
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -378,3 +379,13 @@ def test_nested_conformance_show_has_whole_tree(conformance: Path) -> None:
     result = run_cli("show", str(NESTED), "--format", "json")
     tree = json.loads(result.stdout)["tree"]
     assert [n["span"] for n in tree] == [5, 4, 3, 2, 1, 0]
+
+
+def test_deep_nesting_is_drawn_with_its_depth_not_hundreds_of_bars(tmp_path: Path) -> None:
+    from foldctl.render.text import MAX_DRAWN_DEPTH
+
+    lines = run_cli("expand", write(tmp_path, chain(40))).stdout.splitlines()
+    deepest = next(line for line in lines if line.lstrip("| ").startswith("40 h1>"))
+    assert deepest.startswith("| " * (MAX_DRAWN_DEPTH - 1) + "|40 h1>f39:0>")
+    bars = [len(re.match(r"(\| )*", line).group()) for line in lines]  # type: ignore[union-attr]
+    assert max(bars) == 2 * MAX_DRAWN_DEPTH

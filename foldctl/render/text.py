@@ -52,8 +52,16 @@ def table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Iterator[Li
         yield [("  ".join(pad(i, c) for i, c in enumerate(r)), None)]
 
 
+#: Nesting drawn as bars up to this depth; deeper levels say their depth instead, so a
+#: chain hundreds of folds deep does not push every line hundreds of columns right.
+MAX_DRAWN_DEPTH = 8
+
+
 def _indent(depth: int, unicode: bool) -> str:
-    return ("│ " if unicode else "| ") * depth
+    bar = "│ " if unicode else "| "
+    if depth <= MAX_DRAWN_DEPTH:
+        return bar * depth
+    return bar * (MAX_DRAWN_DEPTH - 1) + f"{bar.strip()}{depth} "
 
 
 def _span_line(node: dict[str, Any]) -> str:
