@@ -116,7 +116,13 @@ def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
     except orjson.JSONDecodeError:
         value = _strict(raw, source, path)
     else:
-        if type(value) is dict and _has_long_digit_run(raw) and _holds_wide_float(value):
+        # Only a non-string value can hold a number; most messages have none.
+        if (
+            type(value) is dict
+            and not all(type(v) is str for v in value.values())
+            and _has_long_digit_run(raw)
+            and _holds_wide_float(value)
+        ):
             value = _strict(raw, source, path)
     if not isinstance(value, dict):
         raise InputError(source, path, "expected an object")
