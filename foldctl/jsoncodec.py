@@ -188,20 +188,77 @@ def loads(data: bytes, source: str) -> Any:
         ) from None
 
 
-def _escape_surrogate(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+def _string(text: str) -> bytes:
+    """A JSON string as orjson writes it, with lone surrogates as ``\\udxxx``."""
+    if _SURROGATE.search(text) is None:
+        return orjson.dumps(text)
+    parts: list[bytes] = [b'"']
+    last = 0
+    for match in _SURROGATE.finditer(text):
+        parts.append(orjson.dumps(text[last : match.start()])[1:-1])
+        parts.append(f"\\u{ord(match.group()):04x}".encode("ascii"))
+        last = match.end()
+    parts.append(orjson.dumps(text[last:])[1:-1])
+    parts.append(b'"')
+    return b"".join(parts)
+
+
+def _scalar(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value).encode("ascii")  # beyond 64 bits: orjson refuses, JSON does not
+        raise
+
+
+def encode_by_hand(value: Any, *, sort_keys: bool = False) -> bytes:
+    """What orjson would write for ``value`` if it accepted lone surrogates and any int.
+
+    Strings and scalars are still encoded by orjson itself, so escapes and
+    numbers (``1e-7``, not the standard library's ``1e-07``) are byte for byte
+    the same; each lone surrogate becomes the lowercase escape ``\\udxxx``, as
+    ``JSON.stringify`` writes it.  Iterative (an explicit stack): nesting depth is
+    bounded only by memory.  ``bytes`` on the stack are literal output.
+    """
+    out: list[bytes] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bytes):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(_string(item))
+        elif isinstance(item, dict):
+            todo: list[Any] = [b"{"]
+            for n, key in enumerate(sorted(item) if sort_keys else item):
+                if n:
+                    todo.append(b",")
+                todo += [_string(key), b":", item[key]]
+            todo.append(b"}")
+            stack.extend(reversed(todo))
+        elif isinstance(item, list):
+            todo = [b"["]
+            for n, element in enumerate(item):
+                if n:
+                    todo.append(b",")
+                todo.append(element)
+            todo.append(b"]")
+            stack.extend(reversed(todo))
+        else:
+            out.append(_scalar(item))
+    return b"".join(out)
 
 
 def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
-    """Compact JSON bytes, as orjson writes them (keys sorted when asked).
+    """Compact JSON bytes exactly as orjson writes them (keys sorted when asked).
 
-    A value orjson cannot encode because a string holds a lone surrogate is
-    written by the standard library with the same compact separators, raw
-    non-ASCII, and each lone surrogate as a lowercase ``\\udxxx`` escape.
+    A value orjson refuses (a string holding a lone surrogate, an integer
+    beyond 64 bits) is written by :func:`encode_by_hand`, byte for byte as
+    orjson would write it otherwise.
     """
     option = orjson.OPT_SORT_KEYS if sort_keys else 0
     try:
         return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
-        text = json.dumps(value, sort_keys=sort_keys, separators=(",", ":"), ensure_ascii=False)
-        return _SURROGATE.sub(_escape_surrogate, text).encode("utf-8")
+        return encode_by_hand(value, sort_keys=sort_keys)

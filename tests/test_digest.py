@@ -14,7 +14,8 @@ import xxhash
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldctl.digest import _canonical_with_surrogates, canonical, digest
+from foldctl.digest import canonical, digest
+from foldctl.jsoncodec import encode_by_hand
 from tests.conftest import run_cli
 from tests.test_diff import audit_monday, friday_of, write_doc
 from tests.test_grep import DEEP, detached_convo
@@ -83,13 +84,13 @@ _json = st.recursive(
 def test_the_fallback_writes_exactly_what_orjson_writes(value: Any) -> None:
     # The hand-written encoder (used only when a lone surrogate is present) must agree
     # with orjson byte for byte on everything else: escapes, floats such as 1e-7, ints.
-    assert _canonical_with_surrogates(value) == orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    assert encode_by_hand(value, sort_keys=True) == orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 def test_the_fallback_agrees_on_small_floats_where_the_json_module_does_not() -> None:
     value = {"x": [1e-7, 1.5e-5, 0.00001, -2.5e-9, 1e16, 5e-324]}
     assert json.dumps(value, separators=(",", ":")) != orjson.dumps(value).decode()
-    assert _canonical_with_surrogates(value) == orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    assert encode_by_hand(value, sort_keys=True) == orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 _PLACEHOLDERS = [chr(0xE000 + n) for n in range(8)]
