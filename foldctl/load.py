@@ -21,25 +21,21 @@ RETENTIONS: tuple[str, ...] = get_args(Retention)
 
 def load_source(spec: str) -> Checkpoint:
     """Read and load the checkpoint named by a SOURCE: a path, ``-``, or ``STORE.db#SESSION_ID``."""
-    if "#" in spec:  # only STORE.db#SESSION_ID can name a session
-        from foldctl import store  # sqlite3 is loaded only when a store is read
+    raw = None if "#" in spec else read_bytes(spec)  # only STORE.db#ID names a session
+    if raw is None or raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
+        from foldctl import store  # sqlite3 is loaded only when a store may be read
 
         target = store.split_source(spec)
         if target is not None:
-            return store.load_session(target)
-    raw = read_bytes(spec)
-    if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
-        from foldctl import store
-
-        target = store.split_source(spec)
-        if target is not None:
-            return store.load_session(target)  # a store without a session: says how to pick one
-        raise InputError(
-            raw.name,
-            "",
-            "is a SQLite session store; foldctl reads a store in place from its file: "
-            "pass STORE.db#SESSION_ID (list sessions with `foldctl sessions STORE.db`)",
-        )
+            return store.load_session(target)  # without a session id: says how to pick one
+        raw = raw or read_bytes(spec)  # a file whose name holds "#"
+        if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:  # a store on stdin, or gzipped
+            raise InputError(
+                raw.name,
+                "",
+                "is a SQLite session store; foldctl reads a store in place from its file: "
+                "pass STORE.db#SESSION_ID (list sessions with `foldctl sessions STORE.db`)",
+            )
     return load_bytes(raw.data, raw.name)
 
 
