@@ -279,32 +279,36 @@ def _message_changes(
     da, db = [digest(m) for m in a.messages], [digest(m) for m in b.messages]
     if da == db:
         return
-    extra_old, extra_new = Counter(da) - Counter(db), Counter(db) - Counter(da)
-    removed: list[dict[str, Any]] = []
-    for n, d in enumerate(da):
-        if extra_old[d] > 0:
-            extra_old[d] -= 1
-            removed.append(
-                {
-                    "locator": old.graph.locator_of(a.index, n),
-                    "digest": d,
-                    "role": a.messages[n].get("role"),
-                    "lost": d not in new.anywhere,
-                }
-            )
-    added: list[dict[str, Any]] = []
-    for n, d in enumerate(db):
-        if extra_new[d] > 0:
-            extra_new[d] -= 1
-            added.append(
-                {
-                    "locator": new.graph.locator_of(b.index, n),
-                    "digest": d,
-                    "role": b.messages[n].get("role"),
-                }
-            )
+    removed = [
+        {
+            "locator": old.graph.locator_of(a.index, n),
+            "digest": da[n],
+            "role": a.messages[n].get("role"),
+            "lost": da[n] not in new.anywhere,
+        }
+        for n in _surplus(da, db)
+    ]
+    added = [
+        {
+            "locator": new.graph.locator_of(b.index, n),
+            "digest": db[n],
+            "role": b.messages[n].get("role"),
+        }
+        for n in _surplus(db, da)
+    ]
     reordered = not removed and not added  # the same messages, in another order
     yield _head("span-messages-changed", **ids, removed=removed, added=added, reordered=reordered)
+
+
+def _surplus(ours: list[str], theirs: list[str]) -> list[int]:
+    """Indices in ``ours`` of the copies ``theirs`` lacks (the first ones of each digest)."""
+    extra = Counter(ours) - Counter(theirs)
+    out = []
+    for n, d in enumerate(ours):
+        if extra[d] > 0:
+            extra[d] -= 1
+            out.append(n)
+    return out
 
 
 def _unmatched(ours: list[str], theirs: list[str]) -> list[bool]:
