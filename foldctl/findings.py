@@ -268,48 +268,9 @@ class _Audit:
         return None if first == span.index else first
 
     def cycle_frames(self) -> list[FrameRef]:
-        """Frames that join a span containing them, directly or through nesting.
-
-        These are the frames ``expand`` labels ``cycle``: a frame closes a
-        loop when the span it joins is its own container or an ancestor of it
-        in the placement tree (history first, then each floating root).  The
-        tree is numbered once (entry/exit order), so the test is O(1).
-        """
-        parent: dict[int, int] = {}
-        roots: list[int] = []
-        for span, place in zip(self.spans, self.graph.places, strict=True):
-            if place.frame_index is not None and place.container is not None:
-                parent[span.index] = place.container
-            else:
-                roots.append(span.index)
-        children: dict[int, list[int]] = {}
-        for child, holder in parent.items():
-            children.setdefault(holder, []).append(child)
-        enter = [0] * len(self.spans)
-        leave = [0] * len(self.spans)
-        clock = 0
-        for root in roots:
-            stack: list[tuple[int, bool]] = [(root, False)]
-            while stack:
-                node, done = stack.pop()
-                clock += 1
-                if done:
-                    leave[node] = clock
-                    continue
-                enter[node] = clock
-                stack.append((node, True))
-                stack.extend((child, False) for child in children.get(node, ()))
-
-        def contains(outer: int, inner: int) -> bool:
-            return enter[outer] <= enter[inner] and leave[inner] <= leave[outer]
-
-        return [
-            ref
-            for ref in self.graph.frames.values()
-            if ref.span is not None
-            and ref.container is not None
-            and contains(ref.span, ref.container)
-        ]
+        """The frames ``expand`` labels ``cycle`` (:attr:`FoldGraph.cycles`), in frame order."""
+        cycles = self.graph.cycles
+        return [ref for key, ref in self.graph.frames.items() if key in cycles]
 
     def nested_floating(self) -> dict[int, int]:
         """For each floating root, how many floating spans sit (transitively) inside it."""

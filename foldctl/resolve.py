@@ -59,7 +59,7 @@ class FoldGraph:
     places: tuple[SpanPlace, ...]
     #: every placed location of a span's frame beyond the first (replayed copies)
     replays: dict[int, tuple[tuple[Container, int], ...]]
-    #: frames (container, index) that join a span that contains them, directly or nested
+    #: the frames expand labels `cycle`: each joins a span that contains it, directly or nested
     cycles: frozenset[tuple[Container, int]]
     #: spans with no containing span among the floating ones, in ``folded`` order
     floating_roots: tuple[int, ...]
@@ -140,32 +140,45 @@ def _scan_frames(
 
 
 def _find_cycles(
-    checkpoint: Checkpoint, children: dict[Container, list[FrameRef]]
+    places: list[SpanPlace | None], frames: dict[tuple[Container, int], FrameRef]
 ) -> frozenset[tuple[Container, int]]:
-    """Frames that close a loop in the span-contains-frame-of-span graph (iterative DFS)."""
-    white, grey, black = 0, 1, 2
-    colour = [white] * len(checkpoint.spans)
-    closing: set[tuple[Container, int]] = set()
-    for start in range(len(checkpoint.spans)):
-        if colour[start] != white:
-            continue
-        colour[start] = grey
-        stack: list[tuple[int, Iterator[FrameRef]]] = [(start, iter(children.get(start, ())))]
+    """The frames that join a span containing them, directly or through nesting.
+
+    These are exactly the frames ``expand`` labels ``cycle``: a frame closes a
+    loop when the span it joins is its own container or an ancestor of it in
+    the placement tree (history first, then each floating root).  The tree is
+    numbered once (entry/exit order), so each test is O(1).
+    """
+    children: dict[int, list[int]] = {}
+    roots: list[int] = []
+    for index, place in enumerate(places):
+        assert place is not None
+        if place.frame_index is not None and place.container is not None:
+            children.setdefault(place.container, []).append(index)
+        else:
+            roots.append(index)
+    enter = [0] * len(places)
+    leave = [0] * len(places)
+    clock = 0
+    for root in roots:
+        stack: list[tuple[int, bool]] = [(root, False)]
         while stack:
-            node, edges = stack[-1]
-            ref = next(edges, None)
-            if ref is None:
-                colour[node] = black
-                stack.pop()
+            node, done = stack.pop()
+            clock += 1
+            if done:
+                leave[node] = clock
                 continue
-            target = ref.span
-            assert target is not None
-            if colour[target] == grey:
-                closing.add((ref.container, ref.index))
-            elif colour[target] == white:
-                colour[target] = grey
-                stack.append((target, iter(children.get(target, ()))))
-    return frozenset(closing)
+            enter[node] = clock
+            stack.append((node, True))
+            stack.extend((child, False) for child in children.get(node, ()))
+    return frozenset(
+        key
+        for key, ref in frames.items()
+        if ref.span is not None
+        and ref.container is not None
+        and enter[ref.span] <= enter[ref.container]
+        and leave[ref.container] <= leave[ref.span]
+    )
 
 
 def _swallowers(spans: tuple[Span, ...]) -> list[bool]:
@@ -294,7 +307,7 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
         by_fingerprint={fp: tuple(ids) for fp, ids in by_fp.items()},
         places=final_places,
         replays={k: tuple(v) for k, v in replays.items()},
-        cycles=_find_cycles(checkpoint, children),
+        cycles=_find_cycles(places, frames),
         floating_roots=tuple(roots),
     )
 
