@@ -21,22 +21,22 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check foldctl tests scripts
-	$(BIN)/ruff format --check foldctl tests scripts
+	$(BIN)/ruff check foldctl tests tools
+	$(BIN)/ruff format --check foldctl tests tools
 	$(BIN)/mypy
 
 samples: $(STAMP)
-	$(BIN)/python scripts/make_samples.py sample_checkpoints
-	$(BIN)/python scripts/make_store.py sample_checkpoints/sessions.db
+	$(BIN)/python -m tools.make_samples sample_checkpoints
+	$(BIN)/python -m tools.make_store sample_checkpoints/sessions.db
 
 docs: $(STAMP)
-	$(BIN)/python scripts/update_readme.py
+	$(BIN)/python -m tools.update_readme
 
 screenshot: $(STAMP)
 	FOLDCTL_UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/test_report_browser.py -k screenshot
 
 bench: $(STAMP)
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python -m tools.bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,3 +1,3 @@
-from foldctl.cli import main
+from foldctl.cli.main import main
 
 main()

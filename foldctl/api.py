@@ -1,20 +1,186 @@
-"""The library's front door: a SOURCE in, a resolved fold graph out."""
+"""The library's face: open a checkpoint, walk it, audit it; grep, diff, list sessions.
+
+Everything here returns plain, typed, immutable data (frozen dataclasses and
+dicts), so it can be pickled and shipped to a worker (Dask, Spark); nothing
+prints, reads standard input or exits.  ``import foldctl`` exposes these names
+(``foldctl.__all__``); docs/library.md shows them at work.
+"""
 
 from __future__ import annotations
 
-from foldctl.errors import UsageError
-from foldctl.fingerprint import SCHEMES
-from foldctl.load import load_source
-from foldctl.resolve import FoldGraph, detect_scheme, resolve
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from foldctl.audit.batch import VerifyReport, audit_sources, build_report
+from foldctl.audit.checks import audit
+from foldctl.audit.codes import Finding, Severity
+from foldctl.errors import FoldctlError, UsageError
+from foldctl.graph.open import join, open_graph
+from foldctl.graph.resolve import FoldGraph, SpanPlace
+from foldctl.graph.walk import Row, walk, walk_floating
+from foldctl.load.checkpoint import load_object
+from foldctl.model import Checkpoint, Message, Span
+from foldctl.query.diff import DiffResult, compare
+from foldctl.query.grep import Hit, compile_query, grep_sources
+from foldctl.query.grep import SourceFailed as _SourceFailed
+from foldctl.query.locate import locate
+from foldctl.query.records import overview
+from foldctl.query.sessions import SessionListing
+from foldctl.query.sessions import sessions as _sessions
+from foldctl.sources.files import RawSource, SourceSpec
+from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
+
+#: What :func:`open` takes: a path (``str`` or :class:`os.PathLike`), ``STORE.db#SESSION_ID``,
+#: the bytes of a checkpoint, or an already-decoded JSON document (a dict).
+Openable = str | os.PathLike[str] | bytes | bytearray | memoryview | dict[str, Any] | RawSource
 
 
-def open_graph(source: str, scheme: str | None = None) -> tuple[FoldGraph, str]:
-    """Load SOURCE and join it; ``scheme=None`` detects it. Returns (graph, scheme note)."""
-    if scheme is not None and scheme not in SCHEMES:
-        raise UsageError(f"unknown scheme {scheme!r}; choose from {', '.join(SCHEMES)}")
-    checkpoint = load_source(source)
-    if scheme is None:
-        scheme, note = detect_scheme(checkpoint)
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    """One checkpoint, loaded and joined: its record of folds and what they hid."""
+
+    graph: FoldGraph
+    scheme_note: str = ""
+
+    @property
+    def checkpoint(self) -> Checkpoint:
+        return self.graph.checkpoint
+
+    @property
+    def source(self) -> str:
+        return self.graph.checkpoint.source
+
+    @property
+    def history(self) -> list[Message]:
+        """The live window, oldest first."""
+        return self.graph.checkpoint.history
+
+    @property
+    def spans(self) -> tuple[Span, ...]:
+        """``folded``, oldest fold first."""
+        return self.graph.spans
+
+    @property
+    def places(self) -> tuple[SpanPlace, ...]:
+        """Where each span stands: placed, detached or orphan."""
+        return self.graph.places
+
+    @property
+    def scheme(self) -> str:
+        """The fingerprint scheme that joined it (``fnv1a32``, ...)."""
+        return self.graph.scheme
+
+    def walk(
+        self,
+        *,
+        depth: int | None = None,
+        keep_frames: bool = False,
+        include_detached: bool = False,
+    ) -> Iterator[Row]:
+        """The expanded transcript: each message with its locator, depth, chain and span."""
+        events = [walk(self.graph, max_depth=depth, keep_frames=keep_frames)]
+        if include_detached:
+            events.append(walk_floating(self.graph, max_depth=depth, keep_frames=keep_frames))
+        for stream in events:
+            for event in stream:
+                if isinstance(event, Row):
+                    yield event
+
+    def audit(self, *, messages: bool = True) -> list[Finding]:
+        """Every integrity finding, most severe first (``messages=False``: the fold record
+        only, without decoding every retained message)."""
+        return audit(self.graph, messages=messages)
+
+    def overview(self) -> dict[str, Any]:
+        """What ``foldctl show`` prints, as a document."""
+        return overview(self.graph, self.scheme_note)
+
+    def locate(self, digest: str) -> list[Row]:
+        """Every place a message with this digest occurs."""
+        return locate(self.graph, digest)
+
+
+def _spec(source: Openable) -> SourceSpec | dict[str, Any]:
+    if isinstance(source, (str, RawSource, dict)):
+        return source
+    if isinstance(source, os.PathLike):
+        return os.fspath(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return RawSource("<bytes>", bytes(source))
+    raise UsageError(f"cannot open a {type(source).__name__}; expected a path, bytes or a dict")
+
+
+def open(source: Openable, *, scheme: str | None = None) -> Conversation:
+    """Load and join one checkpoint.
+
+    ``source`` is a path, ``"STORE.db#SESSION_ID"``, a :class:`~pathlib.Path`,
+    the checkpoint's bytes (gzip or not), or a decoded JSON document.
+    ``scheme=None`` detects the fingerprint scheme.  Raises
+    :class:`~foldctl.errors.InputError` for input that is not a checkpoint.
+    """
+    spec = _spec(source)
+    if isinstance(spec, dict):
+        graph, note = join(load_object(spec), scheme)
     else:
-        note = "forced with --scheme"
-    return resolve(checkpoint, scheme), note
+        graph, note = open_graph(spec, scheme)
+    return Conversation(graph, note)
+
+
+def grep(
+    pattern: str,
+    sources: Sequence[Openable] | Openable,
+    *,
+    fixed: bool = False,
+    ignore_case: bool = False,
+    fields: Sequence[str] = (),
+    roles: Sequence[str] = (),
+    scheme: str | None = None,
+    on_error: Callable[[FoldctlError], None] | None = None,
+) -> Iterator[Hit]:
+    """Every message of every source that matches ``pattern`` (a regular expression, or a
+    plain string with ``fixed``), live or folded at any depth.  Directories are searched
+    for checkpoints and stores.  A source that cannot be read raises, unless
+    ``on_error`` takes it (and the search goes on)."""
+    single = (str, bytes, bytearray, memoryview, dict, os.PathLike, RawSource)
+    items: Sequence[Openable] = [sources] if isinstance(sources, single) else sources
+    specs = [_spec(s) for s in items]
+    if any(isinstance(s, dict) for s in specs):
+        raise UsageError("grep takes paths or bytes, not decoded documents")
+    query = compile_query(pattern, fixed=fixed, ignore_case=ignore_case, fields=fields, roles=roles)
+    for event in grep_sources([s for s in specs if not isinstance(s, dict)], query, scheme):
+        if isinstance(event, Hit):
+            yield event
+        elif isinstance(event, _SourceFailed):
+            if on_error is None:
+                raise event.error
+            on_error(event.error)
+
+
+def diff(
+    old: Openable, new: Openable, *, scheme: str | None = None, force: bool = False
+) -> DiffResult:
+    """What changed between two checkpoints of one conversation (spans lost first)."""
+    return compare(open(old, scheme=scheme).graph, open(new, scheme=scheme).graph, force=force)
+
+
+def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> SessionListing:
+    """One row per session of a SQLite session store, read in place and never changed."""
+    return _sessions(os.fspath(store), scheme)
+
+
+def verify(
+    sources: Sequence[str | os.PathLike[str]],
+    *,
+    fail_on: Severity = "warning",
+    ignore: Sequence[str] = (),
+    scheme: str | None = None,
+    jobs: int | None = 1,
+) -> VerifyReport:
+    """The audit of many sources (files, directories, stores), with ``verify``'s verdict."""
+    found = scan_sources([os.fspath(s) for s in sources], DEFAULT_EXCLUDES)
+    audits = audit_sources(found.entries, scheme, jobs=jobs)
+    return build_report(
+        audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=DEFAULT_EXCLUDES
+    )

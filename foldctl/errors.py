@@ -32,6 +32,10 @@ class InputError(FoldctlError):
         place = f"{source}: {where}" if where else source
         super().__init__(f"{place}: {what}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, str]]:
+        # Pickled with its three parts, so a worker process can hand it back.
+        return (type(self), (self.source, self.where, self.what))
+
 
 class UsageError(FoldctlError):
     """A command-line argument foldctl cannot act on (a bad locator, say)."""

@@ -92,3 +92,12 @@ def could_be(scheme: str, fingerprint: str) -> bool:
     if scheme == "fnv1a32":
         return len(fingerprint) <= width and (fingerprint == "0" or fingerprint[0] != "0")
     return len(fingerprint) == width
+
+
+def require_scheme(name: str) -> str:
+    """``name`` when it is a known scheme, else :class:`~foldctl.errors.UsageError`."""
+    if name not in SCHEMES:
+        from foldctl.errors import UsageError
+
+        raise UsageError(f"unknown scheme {name!r}; choose from {', '.join(SCHEMES)}")
+    return name

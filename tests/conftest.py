@@ -1,24 +1,15 @@
-"""Shared fixtures: an isolated environment, the CLI runner, sample and conformance paths."""
+"""Fixtures every test gets: an isolated environment; and the conformance corpus, which
+lives beside the repository (tests that need it skip, saying where they looked)."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from foldctl.cli import build_app
-
-app = build_app()  # every command registered, as `foldctl` runs them
-
-REPO = Path(__file__).resolve().parent.parent
-SAMPLES = REPO / "sample_checkpoints"
-CONFORMANCE = REPO.parent / "shared" / "conformance"
+from tests.support import CONFORMANCE
 
 
 @pytest.fixture(autouse=True)
@@ -38,42 +29,3 @@ def conformance() -> Path:
     if not CONFORMANCE.is_dir():
         pytest.skip(f"conformance corpus not found at {CONFORMANCE} (it lives beside the repo)")
     return CONFORMANCE
-
-
-def conformance_cases() -> list[str]:
-    """Names X with X.json and X.expected.json in the corpus (empty when it is absent)."""
-    if not CONFORMANCE.is_dir():
-        return []
-    return sorted(
-        p.name.removesuffix(".expected.json") for p in CONFORMANCE.glob("*.expected.json")
-    )
-
-
-@dataclass
-class Result:
-    exit_code: int
-    stdout: str
-    stderr: str
-    stdout_bytes: bytes
-
-
-def run_cli(*args: str, stdin: bytes | None = None) -> Result:
-    """Run foldctl in-process (exceptions that are not foldctl's own are not swallowed)."""
-    runner = CliRunner()
-    result = runner.invoke(app, list(args), input=stdin, catch_exceptions=False)
-    return Result(result.exit_code, result.stdout, result.stderr, result.stdout_bytes)
-
-
-def run_proc(
-    *args: str, stdin: bytes | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[bytes]:
-    """Run foldctl as a real process (for exit codes, pipes, escapes, import time)."""
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "foldctl", *args],
-        input=stdin,
-        capture_output=True,
-        env=full_env,
-        check=False,
-        timeout=300,
-    )

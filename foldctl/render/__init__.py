@@ -1,13 +1,17 @@
-"""Renderers: pure functions from plain data to output, one module per format.
+"""Renderers: pure functions from plain result objects to output, one module per format.
 
-Text renderers produce :data:`Line` values (styled segments) so that only the
-terminal painter, :mod:`foldctl.render.terminal`, needs rich; piped text is
-written plain by :mod:`foldctl.render.sink`.
+:mod:`foldctl.render.registry` says which formats each command writes and which
+function renders each pair.  Text renderers produce :data:`Line` values (styled
+segments) so that only the terminal painter, :mod:`foldctl.render.terminal`,
+needs rich; piped text is written plain by :mod:`foldctl.render.sink`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any, BinaryIO, Protocol
 
 
 class OutputFormat(str, Enum):
@@ -17,8 +21,37 @@ class OutputFormat(str, Enum):
     csv = "csv"
     tsv = "tsv"
     markdown = "markdown"
+    html = "html"
 
 
 # A styled segment: (text, rich style name or None). A line has no newline.
 Segment = tuple[str, str | None]
 Line = list[Segment]
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """Where a renderer writes, and how: ``color`` means a terminal that takes colour
+    and Unicode box drawing; otherwise plain ASCII separators."""
+
+    out: BinaryIO
+    color: bool = False
+
+
+class Documented(Protocol):
+    """A result with one JSON document (``--format json``)."""
+
+    def document(self) -> Any: ...
+
+
+class Recorded(Protocol):
+    """A result with one JSON object per row or message (``--format jsonl``)."""
+
+    def records(self) -> Iterable[Any]: ...
+
+
+class Tabular(Protocol):
+    """A result with rows and named columns (CSV, TSV, a text table); ``text`` picks the
+    columns a text table shows."""
+
+    def table(self, text: bool = False) -> tuple[Iterable[dict[str, Any]], Sequence[str]]: ...

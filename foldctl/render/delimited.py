@@ -11,12 +11,14 @@ UTF-8 cannot carry, is written as the six characters ``\\udxxx``.
 
 from __future__ import annotations
 
-import csv
+import csv as _csv
 import io
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from foldctl import jsoncodec
+from foldctl.render import Output, Tabular
+from foldctl.render.sink import write_chunks
 
 
 def _cell(value: Any) -> str:
@@ -42,7 +44,7 @@ def _tsv_escape(text: str) -> str:
 
 def csv_chunks(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterator[bytes]:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = _csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(columns)
     for row in rows:
         writer.writerow([_cell(row.get(c)) for c in columns])
@@ -57,3 +59,13 @@ def tsv_chunks(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterat
     for row in rows:
         line = "\t".join(_tsv_escape(_cell(row.get(c))) for c in columns)
         yield (line + "\n").encode("utf-8", "backslashreplace")
+
+
+def csv(result: Tabular, output: Output) -> None:
+    rows, columns = result.table()
+    write_chunks(csv_chunks(rows, columns), output.out)
+
+
+def tsv(result: Tabular, output: Output) -> None:
+    rows, columns = result.table()
+    write_chunks(tsv_chunks(rows, columns), output.out)

@@ -11,9 +11,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from foldctl.expand import Event, FoldEnd, FoldStart
-from foldctl.safety import visible
-from foldctl.views import iso_utc
+from foldctl.graph.walk import Event, FoldEnd, FoldStart
+from foldctl.query.records import Overview
+from foldctl.query.transcript import Transcript
+from foldctl.render import Output
+from foldctl.render.sink import markdown_lines
+from foldctl.termsafe import visible
+from foldctl.times import iso_utc
 
 _TICKS = re.compile("`+")
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
@@ -120,3 +124,11 @@ def transcript(events: Iterable[Event]) -> Iterator[str]:
                 yield f"- tool call {inline(str(call.get('name')))}"
         if m.get("toolCalls"):
             yield ""
+
+
+def show(result: Overview, output: Output) -> None:
+    markdown_lines(overview(result.document()), output)
+
+
+def expand(result: Transcript, output: Output) -> None:
+    markdown_lines(transcript(result.events), output)

@@ -1,31 +1,18 @@
-"""Where output goes: standard output as bytes, batched; text plain or painted."""
+"""Writing output: bytes in batches, JSON and JSONL, text lines plain or painted.
+
+Every function writes to the binary stream it is given; choosing the stream
+(standard output, a file) is the caller's.
+"""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterable
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO
 
 from foldctl import jsoncodec
-from foldctl.render import Line
+from foldctl.render import Documented, Line, Output, Recorded
 
-ColorChoice = Literal["auto", "always", "never"]
 _BATCH = 1 << 16
-
-
-def use_color(choice: ColorChoice, stream: Any) -> bool:
-    """``--color``: always/never win; auto means a terminal and no ``NO_COLOR``."""
-    if choice == "always":
-        return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-def stdout_bytes() -> BinaryIO:
-    return sys.stdout.buffer
 
 
 def write_chunks(chunks: Iterable[bytes], out: BinaryIO) -> None:
@@ -65,3 +52,22 @@ def write_lines(lines: Iterable[Line], out: BinaryIO, *, color: bool) -> None:
         ),
         out,
     )
+
+
+def document(result: Documented, output: Output) -> None:
+    """``--format json``: the result's one document."""
+    write_json(result.document(), output.out)
+
+
+def records(result: Recorded, output: Output) -> None:
+    """``--format jsonl``: one object per line, streamed."""
+    write_jsonl(result.records(), output.out)
+
+
+def text_lines(lines: Iterable[Line], output: Output) -> None:
+    write_lines(lines, output.out, color=output.color)
+
+
+def markdown_lines(lines: Iterable[str], output: Output) -> None:
+    """Markdown: UTF-8 text lines (a lone surrogate written as ``\\udxxx``)."""
+    write_chunks(((line + "\n").encode("utf-8", "backslashreplace") for line in lines), output.out)

@@ -11,10 +11,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from foldctl import jsoncodec
-from foldctl.expand import Event, FoldEnd, FoldStart, Row
-from foldctl.render import Line
-from foldctl.safety import visible
-from foldctl.views import iso_utc
+from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
+from foldctl.model import FRAME_PREFIX
+from foldctl.query.fingerprints import Fingerprints
+from foldctl.query.records import Overview, Table
+from foldctl.query.transcript import Transcript
+from foldctl.render import Line, Output
+from foldctl.render.sink import text_lines, write_chunks
+from foldctl.termsafe import visible
+from foldctl.times import iso_utc
 
 _RESOLUTION_NOTE = {
     "discarded": "summary of a discarded fold: the originals were not retained",
@@ -38,7 +43,7 @@ def _fmt(value: Any) -> str:
     return visible(str(value))
 
 
-def table(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Iterator[Line]:
+def table_lines(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Iterator[Line]:
     """Aligned columns with a header; the last column is not padded."""
     cells = [[_fmt(row.get(c)) for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
@@ -201,3 +206,64 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
                 (("→ " if unicode else "-> ") + name, "magenta"),
                 (f" {visible(args)}", None),
             ]
+
+
+# --------------------------------------------------------------------------- renderers
+
+
+def table(result: Table, output: Output) -> None:
+    rows, columns = result.table(text=True)
+    text_lines(table_lines(list(rows), columns), output)
+
+
+def show(result: Overview, output: Output) -> None:
+    text_lines(overview(result.document(), unicode=output.color), output)
+
+
+def expand(result: Transcript, output: Output) -> None:
+    text_lines(transcript(result.events, unicode=output.color), output)
+
+
+def locators(result: Table, output: Output) -> None:
+    """``locate``: one locator per line, to feed back to ``expand --only``."""
+    write_chunks((f"{row['locator']}\n".encode() for row in result.rows), output.out)
+
+
+def fingerprint(result: Fingerprints, output: Output) -> None:
+    text_lines(fingerprint_lines(result), output)
+
+
+def fingerprint_lines(result: Fingerprints) -> list[Line]:
+    """The bare fingerprint (one scheme), or each scheme's, then which span joins."""
+    doc = result.document()
+    prints = doc["fingerprints"]
+    if len(prints) == 1 and "join" not in doc:
+        return [[(next(iter(prints.values())), None)]]
+    lines: list[Line] = [[(f"{name:<10}", "bold"), (fp, None)] for name, fp in prints.items()]
+    join = doc.get("join")
+    if join is None:
+        return lines
+    source = visible(join["source"])
+    for m in join["matches"]:
+        where = f"frame at {m['frame']}" if m["frame"] else m["placement"]
+        shared = (
+            f"; spans {', '.join(map(str, m['spans']))} share it, the first wins"
+            if len(m["spans"]) > 1
+            else ""
+        )
+        lines.append(
+            [(f"joins span {m['span']} of {source} under {m['scheme']} ({where}){shared}", "green")]
+        )
+    if not join["matches"]:
+        lines.append([(f"joins no span of {source}", "yellow")])
+        if not result.text.startswith(FRAME_PREFIX):
+            lines.append(
+                [
+                    (
+                        "a frame's fingerprint covers its whole content, label included: "
+                        f"paste from '{FRAME_PREFIX}' to the end of the summary",
+                        "dim",
+                    )
+                ]
+            )
+    return lines

@@ -1,0 +1,1 @@
+"""Integrity findings: codes, the checks over one fold graph, and the batch over many sources."""

@@ -1,0 +1,208 @@
+"""The audit over many sources: each loaded, joined and audited (in worker processes when
+there are several), a source that cannot be read reported as such, and the verdict
+``verify`` prints with its exit status.  Plain data; the words are the renderers'.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from foldctl.audit.checks import audit
+from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
+from foldctl.errors import ExitStatus, FoldctlError, InputError
+from foldctl.fingerprint import require_scheme
+from foldctl.graph.open import open_graph
+from foldctl.sources.files import SourceSpec, source_name
+
+
+@dataclass(frozen=True, slots=True)
+class SourceAudit:
+    """The audit of one source: its findings, or the error that kept it from being read."""
+
+    source: str
+    findings: tuple[Finding, ...] = ()
+    scheme: str | None = None
+    error: FoldctlError | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.error is None
+
+
+def audit_source(source: SourceSpec, scheme: str | None = None) -> SourceAudit:
+    """Load, join and audit one source; a source that cannot be read is reported, not raised."""
+    name = source_name(source)
+    try:
+        graph, _ = open_graph(source, scheme)
+        # Retained messages may be decoded only when read, so the audit can fail too.
+        findings = tuple(audit(graph))
+    except FoldctlError as e:
+        return SourceAudit(name, error=e)
+    return SourceAudit(name, findings, graph.scheme)
+
+
+def default_jobs() -> int:
+    """One worker per CPU this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        return max(1, len(affinity(0)))
+    return os.cpu_count() or 1
+
+
+def _failed_name(error: FoldctlError) -> str:
+    return error.source if isinstance(error, InputError) else str(error)
+
+
+def audit_sources(
+    sources: Sequence[SourceSpec | FoldctlError],
+    scheme: str | None = None,
+    *,
+    jobs: int | None = None,
+    on_done: Callable[[SourceAudit], None] | None = None,
+) -> list[SourceAudit]:
+    """Audit every source, in parallel worker processes when there are several.
+
+    One source (or ``jobs=1``) is audited in this process, and so are bytes in
+    hand (standard input).  An error in place of a source (an argument that
+    could not be expanded, see :mod:`foldctl.sources.scan`) is reported as
+    unreadable.  Results come back in the order of ``sources``; ``on_done`` is
+    called as each one finishes.
+    """
+    if scheme is not None:
+        require_scheme(scheme)
+    results: list[SourceAudit | None] = [None] * len(sources)
+
+    def finish(i: int, result: SourceAudit) -> None:
+        results[i] = result
+        if on_done is not None:
+            on_done(result)
+
+    paths = {i: s for i, s in enumerate(sources) if not isinstance(s, FoldctlError)}
+    for i, source in enumerate(sources):
+        if isinstance(source, FoldctlError):
+            finish(i, SourceAudit(_failed_name(source), error=source))
+    workers = min(jobs or default_jobs(), len(paths))
+    remote = [i for i, s in paths.items() if isinstance(s, str)] if workers > 1 else []
+    for i in sorted(set(paths).difference(remote)):
+        finish(i, audit_source(paths[i], scheme))
+    if remote:
+        with ProcessPoolExecutor(max_workers=min(workers, len(remote))) as pool:
+            futures = {pool.submit(audit_source, paths[i], scheme): i for i in remote}
+            for future in as_completed(futures):
+                i = futures[future]
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    name = source_name(paths[i])
+                    result = SourceAudit(
+                        name,
+                        error=InputError(
+                            name,
+                            "",
+                            "the worker process checking it ended abruptly (out of memory?); "
+                            "check it alone, in one process",
+                        ),
+                    )
+                finish(i, result)
+    return [r for r in results if r is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What ``verify`` prints, and its exit status."""
+
+    audits: tuple[SourceAudit, ...]  # in the order checked, ignored codes already removed
+    fail_on: Severity
+    ignored: frozenset[str] = frozenset()
+    ignored_count: int = 0
+    skipped: tuple[str, ...] = ()  # files a directory scan passed over (exclude patterns)
+    excludes: tuple[str, ...] = ()
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        if any(not a.readable for a in self.audits):
+            return ExitStatus.ERROR
+        limit = rank(self.fail_on)
+        if any(rank(f.severity) <= limit for a in self.audits for f in a.findings):
+            return ExitStatus.FOUND
+        return ExitStatus.OK
+
+    def totals(self) -> dict[str, Any]:
+        readable = [a for a in self.audits if a.readable]
+        findings = [f for a in readable for f in a.findings]
+        return {
+            "sources": len(self.audits),
+            "clean": sum(1 for a in readable if not a.findings),
+            "withFindings": sum(1 for a in readable if a.findings),
+            "unreadable": len(self.audits) - len(readable),
+            "skipped": len(self.skipped),
+            "findings": len(findings),
+            **{s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES},
+            "ignored": self.ignored_count,
+        }
+
+    def document(self) -> dict[str, Any]:
+        """The ``--format json`` document."""
+        return {
+            "sources": [
+                {
+                    "source": a.source,
+                    "status": "unreadable"
+                    if not a.readable
+                    else ("findings" if a.findings else "clean"),
+                    "scheme": a.scheme,
+                    "error": None if a.error is None else str(a.error),
+                    "findings": [f.as_dict() for f in a.findings],
+                }
+                for a in self.audits
+            ],
+            "skipped": list(self.skipped),
+            "totals": self.totals(),
+            "failOn": self.fail_on,
+            "ignored": sorted(self.ignored),
+            "exitStatus": int(self.exit_status),
+        }
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        """The ``--format jsonl`` rows: one per finding, and one per unreadable source."""
+        for a in self.audits:
+            if a.error is not None:
+                where = a.error.where if isinstance(a.error, InputError) else ""
+                what = a.error.what if isinstance(a.error, InputError) else str(a.error)
+                yield {
+                    "source": a.source,
+                    "code": UNREADABLE,
+                    "severity": "error",
+                    "locator": None,
+                    "span": None,
+                    "path": where or None,
+                    "message": what,
+                    "related": [],
+                }
+                continue
+            for f in a.findings:
+                yield {"source": a.source, **f.as_dict()}
+
+
+def build_report(
+    audits: Sequence[SourceAudit],
+    fail_on: Severity = "warning",
+    ignore: frozenset[str] = frozenset(),
+    *,
+    skipped: Sequence[str] = (),
+    excludes: Sequence[str] = (),
+) -> VerifyReport:
+    """Drop ignored codes and rank each source's findings, most severe first."""
+    kept: list[SourceAudit] = []
+    ignored = 0
+    for a in audits:
+        findings = [f for f in a.findings if f.code not in ignore]
+        ignored += len(a.findings) - len(findings)
+        findings.sort(key=lambda f: rank(f.severity))
+        kept.append(SourceAudit(a.source, tuple(findings), a.scheme, a.error))
+    return VerifyReport(tuple(kept), fail_on, ignore, ignored, tuple(skipped), tuple(excludes))

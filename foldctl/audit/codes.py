@@ -1,0 +1,136 @@
+"""Finding codes and findings: the stable vocabulary of the audit (docs/findings.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+Severity = Literal["error", "warning", "info"]
+#: Most severe first.
+SEVERITIES: Final[tuple[Severity, ...]] = ("error", "warning", "info")
+_RANK: Final[dict[str, int]] = {name: rank for rank, name in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A finding code: its name, severity and a one-line description for docs and help."""
+
+    name: str
+    severity: Severity
+    summary: str
+
+
+#: Every code ``audit`` can produce, in the order findings of one severity are listed.
+CODES: Final[dict[str, Code]] = {
+    code.name: code
+    for code in (
+        Code(
+            "schema",
+            "error",
+            "a field of the reference format has the wrong type or an impossible value "
+            "(the loader refuses what the join needs; this covers the rest)",
+        ),
+        Code(
+            "retention-shape",
+            "error",
+            "retained: discard with messages, or retained: conversation without them",
+        ),
+        Code(
+            "count-mismatch",
+            "error",
+            "retained: conversation and the number of messages kept differs from messageCount",
+        ),
+        Code("fold-cycle", "error", "a span reaches its own frame through nesting"),
+        Code(
+            "unresolved-frame",
+            "warning",
+            "a frame no span joins (forged, tampered, or stored before 8.2)",
+        ),
+        Code(
+            "frame-role",
+            "warning",
+            "content opens with the frame label but the role is not user, so it never joins",
+        ),
+        Code(
+            "frame-mismatch",
+            "warning",
+            "the frame's stated count, iteration, model or retention disagrees with its span",
+        ),
+        Code(
+            "ambiguous-fingerprint",
+            "warning",
+            "a span shares its fingerprint with an earlier span; the first wins the join, "
+            "so this one can never be reached",
+        ),
+        Code(
+            "replayed-frame",
+            "warning",
+            "one span's frame appears in more than one place; a copy joins the real span",
+        ),
+        Code("orphan-span", "warning", "a span whose frame is nowhere in the checkpoint"),
+        Code(
+            "fingerprint-form",
+            "warning",
+            "a summaryFingerprint that no fingerprint scheme could have produced",
+        ),
+        Code(
+            "time-order",
+            "warning",
+            "folded is not in non-decreasing foldedAtMs, or a fold is later than checkpointedAt",
+        ),
+        Code(
+            "fold-order",
+            "warning",
+            "a span holds the frame of a later span, or a run's iterations go backwards",
+        ),
+        Code(
+            "detached-span",
+            "info",
+            "a span whose frame was swallowed by a later fold that kept no messages",
+        ),
+        Code(
+            "legacy-frame",
+            "info",
+            "a frame with the 7.16-8.1 retention sentence in a checkpoint that records spans",
+        ),
+    )
+}
+
+#: Not a finding about a checkpoint: the code ``verify`` reports for a source it cannot read.
+UNREADABLE: Final = "unreadable"
+
+ROLES: Final = ("system", "user", "assistant", "tool")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One disagreement, where it is, and one sentence about it."""
+
+    code: str
+    severity: Severity
+    message: str
+    locator: str | None = None  # the message it is about (``h7``, ``h2>f4:0``), if any
+    span: int | None = None  # the span it is about, if any
+    path: str | None = None  # where in the JSON file (``folded[3].messageCount``)
+    related: tuple[str, ...] = ()  # every other place involved (locators, ``span N``)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "locator": self.locator,
+            "span": self.span,
+            "path": self.path,
+            "message": self.message,
+            "related": list(self.related),
+        }
+
+
+def finding(code: str, message: str, **where: Any) -> Finding:
+    """A finding of ``code``, with the code's severity."""
+    return Finding(code, CODES[code].severity, message, **where)
+
+
+def rank(severity: str) -> int:
+    """0 for the most severe; the order of :data:`SEVERITIES`."""
+    return _RANK[severity]

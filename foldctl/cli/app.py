@@ -1,0 +1,168 @@
+"""The Typer application and what every command shares: options, sources, output.
+
+Commands live one per module in :mod:`foldctl.cli.commands` and register on
+:data:`app`; :mod:`foldctl.cli.main` imports them all and runs the app.  Heavy
+imports (rich, the library) happen inside command bodies, so ``--version``
+and ``--help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+import typer
+
+from foldctl import version_line
+from foldctl.errors import UsageError
+from foldctl.render import Output, OutputFormat
+from foldctl.render.registry import check, formats
+from foldctl.sources.files import STDIN_NAME, RawSource, SourceSpec
+from foldctl.termsafe import one_line
+
+app = typer.Typer(
+    name="foldctl",
+    help=(
+        "Checkpoint forensics for compacted agent conversations: join every summary to "
+        "its folded span and recover what was folded."
+    ),
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+#: Set by the root callback; read by :func:`foldctl.cli.main.main`.
+state: dict[str, Any] = {"debug": False, "stdin_read": False}
+
+SourceArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="SOURCE",
+        help="A checkpoint file (.json or .json.gz), - for stdin, or STORE.db#SESSION_ID.",
+    ),
+]
+ColorOpt = Annotated[
+    str,
+    typer.Option(
+        "--color",
+        help="Colour on a terminal: auto (default; honours NO_COLOR and TERM=dumb), always, never.",
+        metavar="auto|always|never",
+    ),
+]
+SchemeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheme",
+        help="Force a fingerprint scheme (fnv1a32, xxh32, xxh64, xxh3-64, xxh3-128); "
+        "default: detect.",
+    ),
+]
+
+
+def _check_format(ctx: typer.Context, value: str) -> str:
+    command = ctx.info_name or ""
+    names = [f.value for f in formats(command)]
+    try:
+        check(command, OutputFormat(value.lower()))
+    except ValueError:
+        raise typer.BadParameter(
+            f"no format {value!r}; {command} writes {', '.join(names)}"
+        ) from None
+    except UsageError as e:
+        raise typer.BadParameter(str(e)) from None
+    return value.lower()
+
+
+#: ``--format``; :func:`declare_formats` gives each command's the formats it declares.
+FormatOpt = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", callback=_check_format)]
+
+
+def declare_formats(group: Any) -> None:
+    """Give every command's ``--format`` exactly the formats the renderer registry
+    declares for it: its metavar and help list them, the first is the default."""
+    for name, command in group.commands.items():
+        for param in command.params:
+            if param.name != "fmt":
+                continue
+            names = [f.value for f in formats(name)]
+            param.metavar = "|".join(names)
+            param.help = f"Output format: {', '.join(names)}."
+            param.default = names[0]
+
+
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+) -> None:
+    state["debug"] = debug
+
+
+def report_error(error: BaseException | str) -> None:
+    """Write one error line to stderr: ``foldctl: error: ...``, safe for a terminal.
+
+    Every command reports every failure through here, a source that could not
+    be read among many included.
+    """
+    sys.stderr.write(f"foldctl: error: {one_line(str(error))}\n")
+    sys.stderr.flush()
+
+
+ColorChoice = Literal["auto", "always", "never"]
+
+
+def use_color(choice: str, stream: Any = None) -> bool:
+    """``--color``: always/never win; auto means a terminal, no ``NO_COLOR``, and a
+    ``TERM`` other than ``dumb``."""
+    if choice not in ("auto", "always", "never"):
+        raise UsageError(f"--color takes auto, always or never, not {choice!r}")
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    stream = stream or sys.stdout
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def stdout_output(color: str = "never") -> Output:
+    """Standard output as bytes, painted when ``--color`` says so."""
+    return Output(sys.stdout.buffer, use_color(color))
+
+
+def emit(command: str, fmt: str, result: Any, color: str = "never") -> None:
+    """Render ``command``'s result in ``fmt`` to standard output."""
+    from foldctl.render.registry import render
+
+    render(command, OutputFormat(fmt), result, stdout_output(color))
+
+
+def source(arg: str) -> SourceSpec:
+    """A SOURCE argument for the library: ``-`` becomes standard input's bytes, read once."""
+    if arg != "-":
+        return arg
+    if state["stdin_read"]:
+        raise UsageError("standard input can be read only once; give - as one SOURCE at most")
+    state["stdin_read"] = True
+    if sys.stdin.isatty():
+        sys.stderr.write("foldctl: reading a checkpoint from standard input (Ctrl-D to end)\n")
+        sys.stderr.flush()
+    return RawSource(STDIN_NAME, sys.stdin.buffer.read())
+
+
+def sources(args: Sequence[str]) -> list[SourceSpec]:
+    """Many SOURCE arguments (``-`` at most once)."""
+    return [source(arg) for arg in args]

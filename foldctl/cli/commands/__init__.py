@@ -1,0 +1,1 @@
+"""One module per command; each registers itself on :data:`foldctl.cli.app.app`."""

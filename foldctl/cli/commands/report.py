@@ -1,0 +1,100 @@
+"""``report``: one self-contained HTML file for an incident review."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Annotated
+
+import typer
+
+from foldctl.cli.app import SchemeOpt, SourceArg, app, source
+from foldctl.errors import UsageError
+from foldctl.times import iso_utc
+
+OutputOpt = Annotated[
+    str,
+    typer.Option(
+        "--output", "-o", metavar="FILE.html", help="Where to write the report; - for stdout."
+    ),
+]
+NowOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--now",
+        metavar="TIME",
+        help="Generation time to record (ISO-8601 or epoch seconds); default: "
+        "SOURCE_DATE_EPOCH, else the clock.",
+    ),
+]
+
+
+@app.command()
+def report(
+    source_arg: SourceArg, output: OutputOpt, scheme: SchemeOpt = None, now: NowOpt = None
+) -> None:
+    """A self-contained HTML incident report: overview, findings, folds, transcript."""
+    import io
+
+    from foldctl import __version__
+    from foldctl.audit.checks import audit
+    from foldctl.cli.output import write_file
+    from foldctl.graph.open import open_evidence
+    from foldctl.render import Output, OutputFormat
+    from foldctl.render.html import Provenance, Report
+    from foldctl.render.registry import render
+
+    stamp = generated_at(now, os.environ)
+    graph, note, stored = open_evidence(source(source_arg), scheme)
+    provenance = Provenance(
+        __version__,
+        graph.checkpoint.source,
+        "<stdin>" if stored.path is None else str(stored.path),
+        stored.size,
+        stored.xxh3_128,
+        stored.gzip,
+        stamp,
+    )
+    page = io.BytesIO()
+    result = Report(graph, provenance, note, tuple(audit(graph)))
+    render("report", OutputFormat.html, result, Output(page))
+    write_file(output, page.getvalue(), stored.path, what="the report")
+
+
+def generated_at(now: str | None, environ: Mapping[str, str]) -> str:
+    """The report's generation time: ``--now``, else ``SOURCE_DATE_EPOCH``, else the clock.
+
+    ``--now`` takes ISO-8601 (``2026-01-31T12:00:00Z``; no offset means UTC)
+    or whole seconds since the epoch; ``SOURCE_DATE_EPOCH`` takes whole seconds.
+    """
+    if now is not None:
+        stamp, what = iso_utc(_parse_now(now)), f"--now {now!r}"
+    elif environ.get("SOURCE_DATE_EPOCH", "").strip():
+        epoch = environ["SOURCE_DATE_EPOCH"]
+        what = f"SOURCE_DATE_EPOCH={epoch!r}"
+        if not epoch.strip().isdigit():
+            raise UsageError(f"{what}: expected whole seconds since the epoch")
+        stamp = iso_utc(int(epoch) * 1000)
+    else:
+        return iso_utc(datetime.now(timezone.utc).timestamp() * 1000)
+    if stamp.startswith("("):
+        raise UsageError(f"{what}: out of range for a date")
+    return stamp
+
+
+def _parse_now(text: str) -> float:
+    value = text.strip()
+    if value.isdigit():
+        return int(value) * 1000
+    if value[-1:] in ("Z", "z"):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"--now {text!r}: expected ISO-8601 (2026-01-31T12:00:00Z) or epoch seconds"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp() * 1000

@@ -1,0 +1,34 @@
+"""A SOURCE in, a resolved fold graph out: load, pick the fingerprint scheme, join."""
+
+from __future__ import annotations
+
+from foldctl.fingerprint import require_scheme
+from foldctl.graph.resolve import FoldGraph, detect_scheme, resolve
+from foldctl.load.checkpoint import load_source
+from foldctl.model import Checkpoint
+from foldctl.sources.evidence import Stored, evidence_path, hash_stored, signature
+from foldctl.sources.files import SourceSpec
+
+
+def join(checkpoint: Checkpoint, scheme: str | None = None) -> tuple[FoldGraph, str]:
+    """Join a loaded checkpoint; ``scheme=None`` detects it. Returns (graph, scheme note)."""
+    if scheme is None:
+        scheme, note = detect_scheme(checkpoint)
+    else:
+        note = "forced"
+    return resolve(checkpoint, require_scheme(scheme)), note
+
+
+def open_graph(source: SourceSpec, scheme: str | None = None) -> tuple[FoldGraph, str]:
+    """Load SOURCE and join it; ``scheme=None`` detects it. Returns (graph, scheme note)."""
+    if scheme is not None:
+        require_scheme(scheme)
+    return join(load_source(source), scheme)
+
+
+def open_evidence(source: SourceSpec, scheme: str | None = None) -> tuple[FoldGraph, str, Stored]:
+    """:func:`open_graph`, and the stored bytes hashed; a file that changed in between
+    is refused, so the hash is of what was read."""
+    before = signature(evidence_path(source))
+    graph, note = open_graph(source, scheme)
+    return graph, note, hash_stored(source, before)

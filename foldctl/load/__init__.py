@@ -1,0 +1,1 @@
+"""Bytes to :class:`~foldctl.model.Checkpoint`: the fast path, the exact path, validation."""

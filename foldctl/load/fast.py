@@ -1,0 +1,319 @@
+"""The fast path: decode only what the join needs, keep span messages as raw JSON.
+
+A large checkpoint is almost all retained messages inside ``folded``.  The
+join needs, of those, only each span's fields, how many messages it kept and
+which of them are frames.  msgspec decodes the checkpoint in one pass into
+typed structs that keep every span message as a raw JSON slice of the input
+(no copy); a cheap look at the start of each slice finds the frame
+candidates, and only those are decoded.  Everything else is decoded when a
+command asks for it (:class:`RawMessages`), one message at a time.
+
+The fast path accepts only the layout the reference runtime writes (every key
+known, every type as expected).  Anything else — unknown keys, a wrong type,
+lone surrogates in a span field, malformed JSON — makes :func:`try_load`
+return ``None`` and the caller reads the file on the exact path
+(:mod:`foldctl.load.exact`), which either loads it or names the problem precisely.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import Annotated, Any, Final, Literal, overload
+
+import msgspec
+import orjson
+from msgspec import UNSET, Raw, UnsetType
+
+from foldctl import jsoncodec
+from foldctl.errors import InputError
+from foldctl.load.exact import check_history, check_message, check_original_input
+from foldctl.model import Checkpoint, Message, Shape, Span, is_frame
+
+# The start of a message, as the runtime writes it, that cannot be a frame:
+# role then content, both strings, and either the role is not "user" or the
+# content cannot start with "[" (not even as an escape).
+_NOT_A_FRAME: Final = re.compile(
+    rb'\{"role":"(?:assistant|tool|system)","content":"|\{"role":"user","content":"[^\[\\]'
+).match
+
+
+# msgspec reads an integer of any size exactly; the exact path refuses one beyond 64 bits.
+_Int = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]  # beyond: the exact path decides
+_Number = _Int | float
+
+
+class _Span(msgspec.Struct, forbid_unknown_fields=True):
+    summaryFingerprint: str
+    runId: str
+    iteration: _Int
+    foldedAtMs: _Number
+    model: str
+    messageCount: _Int
+    removedStageIds: list[str]
+    retained: Literal["conversation", "discard"]
+    messages: list[Raw] | UnsetType = UNSET
+
+
+class _Conversation(msgspec.Struct, forbid_unknown_fields=True):
+    version: Literal[1]
+    runId: str
+    history: Raw
+    lastCompletedIteration: _Number
+    originalInput: Raw
+    checkpointedAt: _Number
+    folded: list[_Span] | UnsetType = UNSET
+    identity: Raw | UnsetType = UNSET
+    agent: Raw | UnsetType = UNSET
+    skillCursor: Raw | UnsetType = UNSET
+    failurePoint: Raw | UnsetType = UNSET
+
+
+class _ConversationEnvelope(msgspec.Struct, forbid_unknown_fields=True):
+    format: Literal["conversation-v1"]
+    data: _Conversation
+    savedAt: Raw | UnsetType = UNSET
+
+
+class _PausedData(msgspec.Struct, forbid_unknown_fields=True):
+    conversation: _Conversation
+    checkpoint: Raw | UnsetType = UNSET
+    pending: Raw | UnsetType = UNSET
+
+
+class _PausedEnvelope(msgspec.Struct, forbid_unknown_fields=True):
+    format: Literal["flowchart-v1"]
+    data: _PausedData
+    savedAt: Raw | UnsetType = UNSET
+
+
+# Tried in turn; each fails at the first key it does not know, so a miss is cheap.
+_DECODERS: Final = (
+    msgspec.json.Decoder(_Conversation),
+    msgspec.json.Decoder(_ConversationEnvelope),
+    msgspec.json.Decoder(_PausedEnvelope),
+)
+_SPAN_FIELDS: Final = (
+    "summaryFingerprint",
+    "runId",
+    "iteration",
+    "foldedAtMs",
+    "model",
+    "messageCount",
+    "removedStageIds",
+    "retained",
+)
+_OPTIONAL: Final = ("identity", "agent", "skillCursor", "failurePoint")
+
+
+def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
+    """One message from its raw JSON, with the same rules as the exact path.
+
+    orjson reads an integer literal beyond 64 bits as a float: a message
+    holding such a float is read again strictly, which refuses the literal.
+    """
+    try:
+        value = orjson.loads(memoryview(raw))
+    except orjson.JSONDecodeError:
+        value = _strict(raw, source, path)
+    else:
+        # Only a non-string value can hold a number; most messages have none.
+        if (
+            type(value) is dict
+            and not all(type(v) is str for v in value.values())
+            and _has_long_digit_run(raw)
+            and _holds_wide_float(value)
+        ):
+            value = _strict(raw, source, path)
+    if not isinstance(value, dict):
+        raise InputError(source, path, "expected an object")
+    return value  # role and content were checked when the checkpoint was loaded
+
+
+def _strict(raw: Raw | bytes, source: str, path: str) -> Any:
+    try:
+        return jsoncodec.loads(bytes(raw), source)
+    except InputError as e:
+        raise InputError(source, path, e.what) from None
+
+
+_WIDE: Final = float(2**63)
+# Every digit to "0", everything else to " ": a run of 19 zeros is a run of 19 digits.
+_DIGITS_ONLY: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN: Final = b"0" * 19
+
+
+def _has_long_digit_run(raw: Raw | bytes) -> bool:
+    """Whether the JSON text has 19 digits in a row: needed by any integer beyond 64 bits.
+
+    Two C-speed passes over the bytes, much cheaper than walking the decoded value.
+    """
+    return bytes(raw).translate(_DIGITS_ONLY).find(_LONG_RUN) >= 0
+
+
+def _holds_wide_float(message: dict[str, Any]) -> bool:
+    """Whether orjson turned a too-wide integer literal into a float somewhere in ``message``.
+
+    Strings cannot hide a number and are skipped without a look; only the
+    containers (tool calls and their arguments, say) are walked.
+    """
+    stack = [v for v in message.values() if type(v) is not str]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            stack.extend(v for v in value.values() if type(v) is not str)
+        elif kind is list:
+            stack.extend(v for v in value if type(v) is not str)
+        elif kind is float and (value >= _WIDE or value <= -_WIDE) and value.is_integer():
+            return True
+    return False
+
+
+class RawMessages(Sequence[Message]):
+    """A span's retained messages, decoded one at a time when asked for.
+
+    Nothing is cached, so streaming over a large checkpoint holds one message
+    at a time; ``frame_indices`` says which of them are frames.
+    """
+
+    __slots__ = ("_items", "_path", "_source", "frame_indices")
+
+    def __init__(
+        self, items: list[Raw], frame_indices: tuple[int, ...], source: str, path: str
+    ) -> None:
+        self._items = items
+        self._source = source
+        self._path = path
+        self.frame_indices = frame_indices
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        if index < 0:
+            index += len(self._items)
+        return decode_message(self._items[index], self._source, f"{self._path}[{index}]")
+
+    def __iter__(self) -> Iterator[Message]:
+        for i, raw in enumerate(self._items):
+            yield decode_message(raw, self._source, f"{self._path}[{i}]")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<RawMessages {self._path}: {len(self._items)} messages>"
+
+
+def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
+    """Indices of the frames among raw messages, validating role and content types.
+
+    A message in the runtime's layout whose role is not ``user``, or whose
+    content does not start with ``[`` (or an escape that could be one), is
+    not a frame and its role and content are strings: it is not decoded.
+    """
+    found: list[int] = []
+    heads = list(map(_NOT_A_FRAME, items))
+    for i in [i for i, head in enumerate(heads) if head is None]:
+        message = decode_message(items[i], source, f"{path}[{i}]")
+        check_message(message, source, f"{path}[{i}]")
+        if is_frame(message):
+            found.append(i)
+    return tuple(found)
+
+
+def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
+    for decoder in _DECODERS:
+        try:
+            document = decoder.decode(buffer)
+        except (msgspec.ValidationError, msgspec.DecodeError):
+            continue
+        if isinstance(document, _Conversation):
+            return "checkpoint", document, ""
+        if isinstance(document, _ConversationEnvelope):
+            return "conversation-v1", document.data, "data."
+        assert isinstance(document, _PausedEnvelope)
+        return "flowchart-v1", document.data.conversation, "data.conversation."
+    return None
+
+
+def try_load(buffer: Any, source: str) -> Checkpoint | None:
+    """The checkpoint from the fast path, or None when only the exact path can read it."""
+    decoded = _decode(buffer)
+    if decoded is None:
+        return None
+    shape, conv, prefix = decoded
+    try:
+        history = orjson.loads(memoryview(conv.history))
+        original = orjson.loads(memoryview(conv.originalInput))
+        optional = {
+            name: orjson.loads(memoryview(value))
+            for name in _OPTIONAL
+            if (value := getattr(conv, name)) is not UNSET
+        }
+    except orjson.JSONDecodeError:
+        return None
+    if jsoncodec.has_wide_float([history, original, optional]):
+        return None  # the exact path decides whether a long number was written
+    history = check_history(history, source, prefix.rstrip("."))
+    original_message = check_original_input(original, source, prefix.rstrip("."))
+    spans: list[Span] = []
+    for index, s in enumerate(conv.folded or ()):
+        raw: dict[str, Any] = {name: getattr(s, name) for name in _SPAN_FIELDS}
+        messages: RawMessages | None = None
+        if s.messages is not UNSET:
+            path = f"{prefix}folded[{index}].messages"
+            messages = RawMessages(s.messages, _frames(s.messages, source, path), source, path)
+            raw["messages"] = messages
+        spans.append(
+            Span(
+                index=index,
+                fingerprint=s.summaryFingerprint,
+                run_id=s.runId,
+                iteration=s.iteration,
+                folded_at_ms=s.foldedAtMs,
+                model=s.model,
+                message_count=s.messageCount,
+                removed_stage_ids=tuple(s.removedStageIds),
+                retained=s.retained,
+                messages=messages,
+                raw=raw,
+            )
+        )
+    top: dict[str, Any] = {
+        "version": conv.version,
+        "runId": conv.runId,
+        "history": history,
+        "lastCompletedIteration": conv.lastCompletedIteration,
+        "originalInput": original,
+        "checkpointedAt": conv.checkpointedAt,
+    }
+    if conv.folded is not UNSET:
+        top["folded"] = [span.raw for span in spans]
+    top.update(optional)
+    return Checkpoint(
+        source=source,
+        shape=shape,
+        run_id=conv.runId,
+        version=1,
+        history=history,
+        spans=tuple(spans),
+        has_folded=conv.folded is not UNSET,
+        last_completed_iteration=conv.lastCompletedIteration,
+        original_input=original_message,
+        checkpointed_at=conv.checkpointedAt,
+        raw=top,
+    )

@@ -1,0 +1,1 @@
+"""Questions over fold graphs — records, grep, locate, diff, sessions — answered as plain data."""

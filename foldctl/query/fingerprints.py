@@ -1,0 +1,70 @@
+"""Fingerprints of a text under each scheme, and which span of a checkpoint each joins."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from foldctl.fingerprint import SCHEMES, require_scheme
+from foldctl.graph.open import open_graph
+from foldctl.graph.resolve import resolve
+from foldctl.sources.files import SourceSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprints:
+    """What ``fingerprint`` answers: the text's lengths, its fingerprints, and the join."""
+
+    text: str
+    doc: dict[str, Any]
+
+    def document(self) -> dict[str, Any]:
+        return self.doc
+
+
+def fingerprints(
+    text: str, schemes: Sequence[str] = (), join: SourceSpec | None = None
+) -> Fingerprints:
+    """The fingerprint of ``text`` under each scheme (default: all), and with ``join``
+    which span of that checkpoint each fingerprint joins (the first in ``folded``
+    order wins, as in the runtime)."""
+    names = [require_scheme(name) for name in schemes] or list(SCHEMES)
+    doc: dict[str, Any] = {
+        "length": {
+            "utf16Units": len(text.encode("utf-16-le", "surrogatepass")) // 2,
+            "utf8Bytes": len(text.encode("utf-8", "surrogatepass")),
+        },
+        "fingerprints": {name: SCHEMES[name](text) for name in names},
+    }
+    if join is not None:
+        doc["join"] = join_report(doc["fingerprints"], join)
+    return Fingerprints(text, doc)
+
+
+def join_report(prints: dict[str, str], source: SourceSpec) -> dict[str, Any]:
+    """Which span of SOURCE each fingerprint joins."""
+    graph, note = open_graph(source)
+    matches: list[dict[str, Any]] = []
+    for scheme, fingerprint in prints.items():
+        spans = graph.by_fingerprint.get(fingerprint)
+        if not spans:
+            continue
+        joined = graph if scheme == graph.scheme else resolve(graph.checkpoint, scheme)
+        place = joined.places[spans[0]]
+        matches.append(
+            {
+                "scheme": scheme,
+                "fingerprint": fingerprint,
+                "span": spans[0],
+                "spans": list(spans),
+                "placement": place.placement,
+                "frame": joined.frame_locator(spans[0]),
+            }
+        )
+    return {
+        "source": graph.checkpoint.source,
+        "checkpointScheme": graph.scheme,
+        "schemeNote": note,
+        "matches": matches,
+    }

@@ -1,0 +1,237 @@
+"""Plain rows and documents for each command, built from the fold graph.
+
+These dicts are the machine output (JSON, JSONL, CSV/TSV) as they are, and
+what the text and markdown renderers format.  Key names are documented in
+docs/output.md and are stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from foldctl.audit.checks import audit, summary
+from foldctl.audit.codes import Finding
+from foldctl.digest import digest
+from foldctl.graph.resolve import Container, FoldGraph
+from foldctl.graph.walk import Row
+from foldctl.model import Span
+from foldctl.times import iso_utc
+
+
+def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
+    """A message as stored, plus foldctl's keys (which win over same-named stored fields)."""
+    obj = dict(row.message)
+    if source is not None:
+        obj["source"] = source
+    obj["locator"] = row.locator
+    obj["span"] = row.span
+    obj["depth"] = row.depth
+    obj["digest"] = digest(row.message)
+    if row.context.placement != "placed":
+        obj["placement"] = row.context.placement
+    if row.frame is not None:
+        obj["fingerprint"] = row.frame.fingerprint
+        obj["resolution"] = row.frame.resolution
+        obj["joinsSpan"] = row.frame.span
+    return obj
+
+
+def span_facts(span: Span) -> dict[str, Any]:
+    return {
+        "model": span.model,
+        "messageCount": span.message_count,
+        "retained": span.retained,
+        "runId": span.run_id,
+        "iteration": span.iteration,
+        "foldedAtMs": span.folded_at_ms,
+        "foldedAt": iso_utc(span.folded_at_ms),
+    }
+
+
+def span_rows(graph: FoldGraph) -> list[dict[str, Any]]:
+    rows = []
+    for span, place in zip(graph.spans, graph.places, strict=True):
+        rows.append(
+            {
+                "span": span.index,
+                "fingerprint": span.fingerprint,
+                "placement": place.placement,
+                "frame": graph.frame_locator(span.index),
+                "depth": place.depth,
+                **span_facts(span),
+                "removedStageIds": list(span.removed_stage_ids),
+                "messagesKept": None if span.messages is None else len(span.messages),
+                "reason": place.reason or None,
+            }
+        )
+    return rows
+
+
+def stage_rows(graph: FoldGraph) -> list[dict[str, Any]]:
+    return [
+        {
+            "stageId": stage,
+            "span": span.index,
+            "runId": span.run_id,
+            "iteration": span.iteration,
+            "model": span.model,
+            "foldedAt": iso_utc(span.folded_at_ms),
+            "retained": span.retained,
+        }
+        for span in graph.spans
+        for stage in span.removed_stage_ids
+    ]
+
+
+def _children(graph: FoldGraph) -> dict[Container, list[int]]:
+    children: dict[Container, list[int]] = {}
+    for span, place in zip(graph.spans, graph.places, strict=True):
+        if place.frame_index is not None:
+            children.setdefault(place.container, []).append(span.index)
+    for kids in children.values():
+        kids.sort(key=lambda i: graph.places[i].frame_index or 0)
+    return children
+
+
+def fold_tree(graph: FoldGraph) -> list[dict[str, Any]]:
+    """The fold tree, flattened in pre-order (history frames, then floating roots).
+
+    Each node has ``depth`` (1 = frame in history) and ``parent`` (the span
+    whose messages hold its frame, or null), so a deep chain needs no nesting.
+    """
+    children = _children(graph)
+    nodes: list[dict[str, Any]] = []
+    tops: list[tuple[int, int]] = [(i, 1) for i in children.get(None, [])]
+    tops += [(i, 1) for i in graph.floating_roots]
+    stack = list(reversed(tops))
+    while stack:
+        index, depth = stack.pop()
+        span, place = graph.spans[index], graph.places[index]
+        nodes.append(
+            {
+                "span": index,
+                "parent": place.container,
+                "depth": depth,
+                "placement": place.placement,
+                "frame": graph.frame_locator(index),
+                **span_facts(span),
+                "replays": len(graph.replays.get(index, ())),
+            }
+        )
+        stack.extend((child, depth + 1) for child in reversed(children.get(index, [])))
+    return nodes
+
+
+def overview(
+    graph: FoldGraph, scheme_note: str = "", findings: Sequence[Finding] | None = None
+) -> dict[str, Any]:
+    """The ``show`` document.
+
+    ``findings`` is summarised under ``"findings"``: counts by severity and by
+    code.  By default it is the audit of the fold record
+    (``audit(graph, messages=False)``), so ``show`` never decodes every
+    retained message; ``verify`` runs the message-level checks too.
+    """
+    cp = graph.checkpoint
+    spans = graph.spans
+    frames = graph.frames
+    live_frames = [ref for (container, _), ref in frames.items() if container is None]
+    placements = [p.placement for p in graph.places]
+    return {
+        "source": cp.source,
+        "shape": cp.shape,
+        "runId": cp.run_id,
+        "version": cp.version,
+        "checkpointedAtMs": cp.checkpointed_at,
+        "checkpointedAt": iso_utc(cp.checkpointed_at),
+        "lastCompletedIteration": cp.last_completed_iteration,
+        "originalInput": cp.original_input,
+        "scheme": graph.scheme,
+        "schemeNote": scheme_note,
+        "foldedPresent": cp.has_folded,
+        "counts": {
+            "liveMessages": len(cp.history),
+            "liveFrames": len(live_frames),
+            "unresolvedLiveFrames": sum(1 for ref in live_frames if ref.span is None),
+            "frames": len(frames),
+            "unresolvedFrames": sum(1 for ref in frames.values() if ref.span is None),
+            "spans": len(spans),
+            "retained": sum(1 for s in spans if s.retained == "conversation"),
+            "discarded": sum(1 for s in spans if s.retained == "discard"),
+            "placed": placements.count("placed"),
+            "detached": placements.count("detached"),
+            "orphan": placements.count("orphan"),
+            "ambiguousFingerprints": len(graph.ambiguous()),
+            "replayedFrames": sum(len(v) for v in graph.replays.values()),
+            "cycles": len(graph.cycles),
+            "foldedMessages": sum(len(s.messages or ()) for s in spans),
+            "maxDepth": max((p.depth for p in graph.places), default=0),
+        },
+        "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
+        "models": sorted({s.model for s in spans}),
+        "tree": fold_tree(graph),
+        "findings": (
+            summary(audit(graph, messages=False), messages=False)
+            if findings is None
+            else summary(findings)
+        ),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Rows with named columns: what ``spans``, ``stages``, ``locate`` and ``sessions`` answer.
+
+    ``columns`` are every column, in order (CSV, TSV); ``text_columns`` the ones a
+    text table shows (default: all).  JSON carries every key of every row.
+    """
+
+    rows: list[dict[str, Any]]
+    columns: tuple[str, ...]
+    text_columns: tuple[str, ...] | None = None
+
+    def document(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def table(self, text: bool = False) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+        columns = self.text_columns if text and self.text_columns is not None else self.columns
+        return self.rows, columns
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """The ``show`` document (see :func:`overview`)."""
+
+    doc: dict[str, Any]
+
+    def document(self) -> dict[str, Any]:
+        return self.doc
+
+
+SPAN_COLUMNS: Final = (
+    "span",
+    "fingerprint",
+    "placement",
+    "frame",
+    "model",
+    "messageCount",
+    "retained",
+    "runId",
+    "iteration",
+    "foldedAt",
+    "removedStageIds",
+)
+STAGE_COLUMNS: Final = ("stageId", "span", "runId", "iteration", "model", "foldedAt")
+
+
+def spans_table(graph: FoldGraph) -> Table:
+    return Table(span_rows(graph), SPAN_COLUMNS)
+
+
+def stages_table(graph: FoldGraph) -> Table:
+    return Table(stage_rows(graph), STAGE_COLUMNS)

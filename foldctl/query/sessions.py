@@ -1,0 +1,118 @@
+"""The sessions of a SQLite store, one row each, with what each one's audit found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from foldctl.audit.checks import audit
+from foldctl.audit.codes import SEVERITIES
+from foldctl.errors import InputError
+from foldctl.fingerprint import require_scheme
+from foldctl.graph.open import join
+from foldctl.load.checkpoint import checkpoint_of
+from foldctl.query.records import Table
+from foldctl.sources.store import read_sessions, saved_at_ms
+from foldctl.times import iso_utc
+
+#: The columns of the text table.
+TEXT_COLUMNS: Final = (
+    "session",
+    "kind",
+    "savedAt",
+    "messageCount",
+    "owner",
+    "folds",
+    "findings",
+    "worst",
+)
+#: Every key of a row: the columns of CSV and TSV.
+ALL_COLUMNS: Final = (
+    "source",
+    "session",
+    "format",
+    "kind",
+    "savedAt",
+    "savedAtMs",
+    "messageCount",
+    "owner",
+    "runId",
+    "liveMessages",
+    "folds",
+    "scheme",
+    "findings",
+    "worst",
+    "error",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionListing(Table):
+    """The rows of ``sessions``, and the sessions that could not be read (each row is
+    still listed, with ``error``)."""
+
+    errors: tuple[InputError, ...] = ()
+
+
+def sessions(path: str, scheme: str | None = None, only: str | None = None) -> SessionListing:
+    """One row per session of the store at ``path`` (or the one ``only`` names).
+
+    Every session gets a row; one whose envelope cannot be read keeps its
+    stored columns, null where the envelope was needed, and ``error``.
+    """
+    if scheme is not None:
+        require_scheme(scheme)
+    rows: list[dict[str, Any]] = []
+    errors: list[InputError] = []
+    for info, envelope in read_sessions(path, only):
+        ms = saved_at_ms(info.saved_at)
+        row: dict[str, Any] = {
+            "source": info.source,
+            "session": info.session_id,
+            "format": info.format,
+            "kind": info.kind,
+            "savedAt": iso_utc(ms) if ms is not None else info.saved_at,
+            "savedAtMs": ms,
+            "messageCount": info.message_count,
+            "owner": info.owner,
+            "runId": None,
+            "liveMessages": None,
+            "folds": None,
+            "scheme": None,
+            "findings": None,
+            "worst": None,
+            "error": None,
+        }
+        try:
+            if isinstance(envelope, InputError):
+                raise envelope
+            checkpoint = checkpoint_of(info, envelope)
+            graph, _ = join(checkpoint, scheme)
+            findings = audit(graph)
+        except InputError as e:
+            row["error"] = str(e)
+            errors.append(e)
+            rows.append(row)
+            continue
+        row["runId"] = checkpoint.run_id
+        row["liveMessages"] = len(checkpoint.history)
+        row["folds"] = len(checkpoint.spans)
+        row["scheme"] = graph.scheme
+        severities = {finding.severity for finding in findings}
+        row["findings"] = len(findings)
+        row["worst"] = next((s for s in SEVERITIES if s in severities), None)
+        rows.append(row)
+    text = TEXT_COLUMNS + (("error",) if errors else ())
+    return SessionListing(rows, ALL_COLUMNS, text, tuple(errors))
+
+
+def listing_error(path: str, errors: tuple[InputError, ...]) -> InputError:
+    """One error for a listing in which some sessions could not be read."""
+    if len(errors) == 1:
+        return errors[0]
+    return InputError(
+        path,
+        "",
+        f"{len(errors)} sessions could not be read (see the `error` column); the first: "
+        f"{errors[0]}",
+    )

@@ -1,0 +1,196 @@
+"""Human text and CSV/TSV rows for ``diff``: the two checkpoints, the evidence-lost
+headline, then each kind of difference with a count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from foldctl import jsoncodec
+from foldctl.graph.resolve import FoldGraph
+from foldctl.query.diff import KINDS, DiffResult
+from foldctl.render import Line, Output
+from foldctl.render.delimited import csv_chunks, tsv_chunks
+from foldctl.render.sink import text_lines, write_chunks
+from foldctl.termsafe import visible
+from foldctl.times import iso_utc
+
+_TITLES: Final = {
+    "span-removed": "spans that disappeared — evidence lost",
+    "retention-changed": "spans whose retention changed",
+    "span-messages-changed": "spans whose retained messages changed",
+    "span-changed": "spans whose fields changed",
+    "span-added": "spans added",
+    "frame-unresolved": "frames that newly fail to resolve",
+    "live-removed": "live messages removed",
+    "live-changed": "live messages changed",
+    "live-folded": "live messages folded away, retained in NEW",
+    "live-added": "live messages added",
+}
+
+
+DIFF_COLUMNS: Final = (
+    "kind",
+    "oldSpan",
+    "newSpan",
+    "oldLocator",
+    "newLocator",
+    "digest",
+    "oldDigest",
+    "role",
+    "fingerprint",
+    "runId",
+    "iteration",
+    "foldedAt",
+    "model",
+    "retained",
+    "messagesLost",
+    "detail",
+)
+
+
+def _snippet(message: Any, width: int = 72) -> str:
+    """The first line of a message's content, or the tools it calls, made visible."""
+    if not isinstance(message, dict):
+        return ""
+    content = message.get("content")
+    first = content.split("\n", 1)[0] if isinstance(content, str) else ""
+    if not first and isinstance(message.get("toolCalls"), list):
+        names = [str(c.get("name")) for c in message["toolCalls"] if isinstance(c, dict)]
+        first = "calls " + ", ".join(names)
+    if len(first) > width:
+        first = first[: width - 1] + "…"
+    return visible(first)
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else jsoncodec.dumps(value).decode("utf-8")
+    return visible(text if len(text) <= 60 else text[:59] + "…")
+
+
+def detail(d: dict[str, Any]) -> str:
+    """One line saying what a difference is (the ``detail`` column; wording may change)."""
+    kind = d["kind"]
+    if kind in ("span-removed", "span-added"):
+        kept = "discarded" if d["messagesKept"] is None else f"{d['messagesKept']} kept"
+        text = (
+            f"{visible(d['model'])}, {d['messageCount']} msg, {d['retained']} ({kept}), "
+            f"run {visible(d['runId'])}, iter {d['iteration']}, {d['foldedAt']}, {d['placement']}"
+        )
+        if kind == "span-removed" and d["messagesLost"]:
+            text += f"; {d['messagesLost']} retained message(s) now nowhere in NEW"
+        return text
+    if kind == "retention-changed":
+        text = f"retained {d['oldRetained']} -> {d['newRetained']}"
+        return text + (
+            f"; {d['messagesLost']} message(s) now nowhere in NEW" if d["messagesLost"] else ""
+        )
+    if kind == "span-messages-changed":
+        lost = sum(1 for r in d["removed"] if r["lost"])
+        text = f"{len(d['removed'])} removed ({lost} now nowhere in NEW), {len(d['added'])} added"
+        return text + ("; same messages, new order" if d["reordered"] else "")
+    if kind == "span-changed":
+        return "; ".join(
+            f"{visible(c['field'])}: {_short(c['old']) if 'old' in c else '(absent)'} -> "
+            f"{_short(c['new']) if 'new' in c else '(absent)'}"
+            for c in d["changes"]
+        )
+    if kind == "frame-unresolved":
+        was = "new in NEW" if d["oldLocator"] is None else f"at {d['oldLocator']} in OLD"
+        joined = "" if d["oldSpan"] is None else f", joined span {d['oldSpan']} in OLD"
+        return f"fingerprint {d['fingerprint']}; {was}{joined}"
+    if kind == "live-changed":
+        return f"{', '.join(visible(f) for f in d['fields'])} changed: {_snippet(d['newMessage'])}"
+    return _snippet(d.get("message"))
+
+
+def csv_rows(result: DiffResult) -> Iterator[dict[str, Any]]:
+    """CSV/TSV rows: the columns of :data:`DIFF_COLUMNS`."""
+    for d in result.differences:
+        row = dict(d)
+        if d["kind"] == "live-changed":
+            row["digest"] = d["newDigest"]
+        row["detail"] = detail(d)
+        yield row
+
+
+def _describe(graph: FoldGraph) -> str:
+    cp = graph.checkpoint
+    return (
+        f"{visible(cp.source)}  run {visible(cp.run_id)}  "
+        f"checkpointed {iso_utc(cp.checkpointed_at)}  "
+        f"{len(cp.history)} live messages, {len(cp.spans)} spans"
+    )
+
+
+def _where(d: dict[str, Any], arrow: str) -> str:
+    kind = d["kind"]
+    if kind.startswith("span-") or kind == "retention-changed":
+        old_span, new_span = d["oldSpan"], d["newSpan"]
+        if old_span is not None and new_span is not None:
+            return f"span {old_span}{arrow}span {new_span}  {d['fingerprint']}"
+        frame = d["oldLocator"] if new_span is None else d["newLocator"]
+        at = f"  frame {frame}" if frame is not None else ""
+        return f"span {old_span if new_span is None else new_span}  {d['fingerprint']}{at}"
+    old, new = d["oldLocator"], d["newLocator"]
+    if kind in ("live-removed", "frame-unresolved"):
+        here = old if kind == "live-removed" else new
+        return f"{here}  {visible(str(d.get('role') or ''))}".rstrip()
+    if kind == "live-added":
+        return f"{new}  {visible(str(d['role']))}"
+    return f"{old}{arrow}{new}  {visible(str(d['role']))}"
+
+
+_MARK: Final = {
+    "span-removed": ("-", "bold red"),
+    "retention-changed": ("!", "red"),
+    "span-messages-changed": ("~", "yellow"),
+    "span-changed": ("~", "yellow"),
+    "span-added": ("+", "green"),
+    "frame-unresolved": ("!", "yellow"),
+    "live-removed": ("-", "red"),
+    "live-changed": ("~", "yellow"),
+    "live-folded": (">", "cyan"),
+    "live-added": ("+", "green"),
+}
+
+
+def diff_lines(result: DiffResult, *, unicode: bool = False) -> Iterator[Line]:
+    """Human text: the two checkpoints, the evidence-lost headline, then each kind with a count."""
+    arrow = " → " if unicode else " -> "
+    yield [("--- OLD ", "bold red"), (_describe(result.old), None)]
+    yield [("+++ NEW ", "bold green"), (_describe(result.new), None)]
+    if result.identical:
+        yield [("no differences: the same spans, live messages and frames", "green")]
+        return
+    removed = sum(1 for d in result.differences if d["kind"] == "span-removed")
+    style = "bold red" if removed or result.lost_messages else "green"
+    yield [
+        ("evidence lost: ", "bold"),
+        (
+            f"{removed} span(s) disappeared; {result.lost_messages} message(s) present in OLD "
+            "are nowhere in NEW",
+            style,
+        ),
+    ]
+    for kind in KINDS:
+        group = [d for d in result.differences if d["kind"] == kind]
+        if not group:
+            continue
+        mark, colour = _MARK[kind]
+        yield []
+        yield [(f"{_TITLES[kind]} ({len(group)})", "bold")]
+        for d in group:
+            yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + detail(d), None)]
+
+
+def diff(result: DiffResult, output: Output) -> None:
+    text_lines(diff_lines(result, unicode=output.color), output)
+
+
+def csv(result: DiffResult, output: Output) -> None:
+    write_chunks(csv_chunks(csv_rows(result), DIFF_COLUMNS), output.out)
+
+
+def tsv(result: DiffResult, output: Output) -> None:
+    write_chunks(tsv_chunks(csv_rows(result), DIFF_COLUMNS), output.out)

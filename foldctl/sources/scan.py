@@ -1,0 +1,132 @@
+"""Expanding SOURCE arguments for commands that take many: directories and stores.
+
+The rules (docs/findings.md, "Which files a directory scan checks"):
+
+* Bytes in hand (standard input, read by the caller) are passed through.
+* A directory is searched recursively, in sorted order, for checkpoint files
+  (names ending in ``.json`` or ``.json.gz``) and SQLite session stores
+  (names ending in ``.db``, ``.sqlite``, ``.sqlite3`` or ``.db3`` whose first
+  bytes are the SQLite header).  Hidden files and directories (names starting
+  with ``.``) are not entered, symbolic links to directories are not followed,
+  and files matching an exclude pattern (by default ``*.expected.json``: test
+  oracles and golden outputs, not checkpoints) are skipped and counted.
+* A SQLite store, found in a directory or named directly, becomes one source
+  per session (``STORE.db#SESSION_ID``).
+* Anything else (a file, a missing path, ``STORE.db#SESSION``) is passed
+  through unchanged: the loader reports what is wrong with it.
+
+A file named explicitly is never excluded.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from foldctl.errors import FoldctlError, InputError
+from foldctl.sources.files import RawSource, SourceSpec
+from foldctl.sources.store import is_store, list_session_sources
+
+CHECKPOINT_SUFFIXES: Final = (".json", ".json.gz")
+STORE_SUFFIXES: Final = (".db", ".sqlite", ".sqlite3", ".db3")
+#: Skipped in directory scans unless named explicitly: oracle / golden files beside checkpoints.
+DEFAULT_EXCLUDES: Final = ("*.expected.json",)
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """What SOURCE arguments expand to, in order."""
+
+    #: a source to read, or why an argument could not be expanded (an unreadable or
+    #: empty directory, a store that cannot be listed)
+    entries: tuple[SourceSpec | FoldctlError, ...]
+    #: files a directory scan passed over because they match an exclude pattern
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def sources(self) -> list[SourceSpec]:
+        return [e for e in self.entries if isinstance(e, (str, RawSource))]
+
+    @property
+    def errors(self) -> list[FoldctlError]:
+        return [e for e in self.entries if isinstance(e, FoldctlError)]
+
+
+def _excluded(name: str, relative: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(relative, p) for p in patterns)
+
+
+class _Scan:
+    def __init__(self, excludes: Sequence[str]) -> None:
+        self.excludes = tuple(excludes)
+        self.entries: list[SourceSpec | FoldctlError] = []
+        self.skipped: list[str] = []
+
+    def add_store(self, path: str) -> None:
+        try:
+            self.entries.extend(list_session_sources(path))
+        except FoldctlError as e:
+            self.entries.append(e)
+
+    def add_argument(self, arg: SourceSpec) -> None:
+        if isinstance(arg, RawSource):
+            self.entries.append(arg)
+        elif os.path.isdir(arg):
+            self.add_directory(arg)
+        elif is_store(arg):
+            self.add_store(arg)
+        else:
+            self.entries.append(arg)
+
+    def add_directory(self, top: str) -> None:
+        found_before = len(self.entries)
+        skipped_before = len(self.skipped)
+        problems: list[OSError] = []
+        for root, dirs, files in os.walk(top, onerror=problems.append):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                if name.startswith("."):
+                    continue
+                path = os.path.join(root, name)
+                relative = Path(os.path.relpath(path, top)).as_posix()
+                lowered = name.lower()
+                if lowered.endswith(CHECKPOINT_SUFFIXES):
+                    if _excluded(name, relative, self.excludes):
+                        self.skipped.append(path)
+                    else:
+                        self.entries.append(path)
+                elif lowered.endswith(STORE_SUFFIXES) and is_store(path):
+                    if _excluded(name, relative, self.excludes):
+                        self.skipped.append(path)
+                    else:
+                        self.add_store(path)
+        for problem in problems:
+            where = problem.filename or top
+            self.entries.append(
+                InputError(str(where), "", f"cannot list the directory: {problem.strerror}")
+            )
+        if len(self.entries) == found_before:
+            skipped = len(self.skipped) - skipped_before
+            note = f"; {skipped} matching file(s) skipped by exclude patterns" if skipped else ""
+            self.entries.append(
+                InputError(
+                    top,
+                    "",
+                    "no checkpoints found in this directory: looked for *.json, *.json.gz "
+                    f"and SQLite stores ({', '.join('*' + s for s in STORE_SUFFIXES)}){note}",
+                )
+            )
+
+
+def scan_sources(
+    args: Sequence[SourceSpec], excludes: Sequence[str] = DEFAULT_EXCLUDES
+) -> Expansion:
+    """Expand SOURCE arguments (files, bytes in hand, directories, stores) into sources."""
+    scan = _Scan(excludes)
+    for arg in args:
+        scan.add_argument(arg)
+    return Expansion(tuple(scan.entries), tuple(scan.skipped))

@@ -1,0 +1,282 @@
+"""foldctl's benchmark: large checkpoints against same-run baselines, start-up, resolver scale.
+
+Run with ``make bench``.  Everything is measured in this run on this machine:
+each foldctl figure is reported next to, and as a ratio of, a baseline
+measured on the same file (a bare ``orjson.loads`` of it, ``orjson.loads`` +
+``orjson.dumps`` for ``expand``, and ``jq '.folded | length'`` when jq is
+installed).  Times are medians of several runs of a fresh process; peak RSS
+comes from the kernel's accounting of each child (``wait4``) and is given as
+a multiple of the file's size.  Test data is made by the project's own
+generator and cached in ``.bench-cache/``.  Results: a table on stdout and
+``.bench-cache/results.json``.  Not part of ``make test``; it never fails on
+a slow machine.
+
+Options: ``--sizes 10,100,500`` (MB), ``--runs N``, ``--quick`` (10 MB only,
+fewer runs, for trying the script itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".bench-cache"
+PY = sys.executable
+FOLDCTL = [PY, "-m", "foldctl"]
+GENERATOR_SEED = 1
+
+
+@dataclass
+class Measure:
+    name: str
+    command: str
+    seconds: float  # median wall time
+    runs: list[float]
+    peak_rss_mb: float
+    ratio: float | None = None  # seconds / baseline seconds
+    baseline: str | None = None
+    rss_per_file: float | None = None
+
+
+@dataclass
+class FileResult:
+    file: str
+    megabytes: float
+    folds: int
+    messages: int
+    measures: list[Measure] = field(default_factory=list)
+
+
+def run_once(argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one child process.
+
+    The kernel's peak RSS of a child includes what it shared with this process
+    before exec, so this process never loads a large file itself: generation,
+    counting and the in-process resolver runs happen in children or last.
+    """
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{stderr}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def measure(name: str, argv: list[str], runs: int, shown: str | None = None) -> Measure:
+    times: list[float] = []
+    peak = 0.0
+    for _ in range(runs):
+        seconds, rss = run_once(argv)
+        times.append(seconds)
+        peak = max(peak, rss)
+    return Measure(name, shown or " ".join(argv), statistics.median(times), times, peak)
+
+
+def ensure_file(megabytes: int) -> Path:
+    """The cached test file, generated in a child process (the parent stays small, see run_once)."""
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"sized-{megabytes}mb-seed{GENERATOR_SEED}.json"
+    if not path.exists():
+        print(f"generating {path.name} ...", file=sys.stderr, flush=True)
+        tmp = path.with_suffix(".tmp")
+        code = (
+            "import sys; from tools.generate import write_sized; "
+            "write_sized(sys.argv[1], int(sys.argv[2]), seed=int(sys.argv[3]))"
+        )
+        subprocess.run(
+            [PY, "-c", code, str(tmp), str(megabytes * 1_000_000), str(GENERATOR_SEED)],
+            check=True,
+        )
+        tmp.rename(path)
+    return path
+
+
+def with_lone_surrogate(path: Path) -> Path:
+    """The same checkpoint with a lone surrogate in its first message (the exact path)."""
+    out = path.with_name(path.stem + "-surrogate.json")
+    if not out.exists():
+        data = path.read_bytes()
+        marker = b'"history":[{"role":"user","content":"'
+        at = data.index(marker) + len(marker)
+        out.write_bytes(data[:at] + b"\\ud83d " + data[at:])
+    return out
+
+
+def shape(path: Path) -> tuple[int, int]:
+    """Folds and folded messages, as ``foldctl show`` counts them (in a child process)."""
+    out = subprocess.run(
+        [*FOLDCTL, "show", str(path), "--format", "json"], capture_output=True, check=True
+    ).stdout
+    counts = json.loads(out)["counts"]
+    return counts["spans"], counts["foldedMessages"]
+
+
+def bench_file(path: Path, runs: int, *, surrogate: bool = False) -> FileResult:
+    size = path.stat().st_size
+    folds, messages = shape(path)
+    result = FileResult(path.name, round(size / 1e6, 1), folds, messages)
+    f = str(path)
+    # orjson refuses a lone surrogate, so such a file's baseline is the standard library's.
+    lib = "json" if surrogate else "orjson"
+    read = f"{lib}.loads(open(F, 'rb').read())"
+    loads = measure(
+        f"{lib}.loads (baseline)",
+        [PY, "-c", f"import {lib}; F = {f!r}; {read}"],
+        runs,
+        f'python -c "import {lib}; {read}"',
+    )
+    roundtrip = measure(
+        f"{lib}.loads+dumps (baseline)",
+        [PY, "-c", f"import {lib}; F = {f!r}; {lib}.dumps({read})"],
+        runs,
+        f'python -c "import {lib}; {lib}.dumps({read})"',
+    )
+    result.measures += [loads, roundtrip]
+    jq = None
+    if shutil.which("jq") and not surrogate:
+        jq = measure(
+            "jq '.folded | length'", ["jq", ".folded | length", f], runs, "jq '.folded | length' F"
+        )
+        result.measures.append(jq)
+    for name, argv, base in [
+        ("foldctl spans --format jsonl", [*FOLDCTL, "spans", f, "--format", "jsonl"], loads),
+        ("foldctl show --format json", [*FOLDCTL, "show", f, "--format", "json"], loads),
+        ("foldctl expand --format jsonl", [*FOLDCTL, "expand", f, "--format", "jsonl"], roundtrip),
+    ]:
+        m = measure(name, argv, runs, f"foldctl {' '.join(argv[3:]).replace(f, 'F')} > /dev/null")
+        m.ratio, m.baseline = m.seconds / base.seconds, base.name
+        if jq is not None and name.startswith("foldctl spans"):
+            m.baseline += f"; jq is {jq.seconds / m.seconds:.1f}x slower"
+        result.measures.append(m)
+    for m in result.measures:
+        m.rss_per_file = (m.peak_rss_mb * 1024 * 1024) / size
+    return result
+
+
+def bench_startup(runs: int) -> list[Measure]:
+    tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
+    return [
+        measure("python -c pass", [PY, "-c", "pass"], runs),
+        measure("foldctl --version", [*FOLDCTL, "--version"], runs, "foldctl --version"),
+        measure("foldctl --help", [*FOLDCTL, "--help"], runs, "foldctl --help"),
+        measure(
+            "foldctl show (tiny file)",
+            [*FOLDCTL, "show", tiny],
+            runs,
+            "foldctl show one_fold_conversation.json",
+        ),
+    ]
+
+
+_RESOLVER = """
+import json, sys, time
+from foldctl.fingerprint import fnv1a32
+from tools.generate import nested_chain
+from foldctl.load.exact import load_document
+from foldctl.graph.resolve import resolve
+n = int(sys.argv[1])
+doc = nested_chain(n)
+fnv1a32.cache_clear()  # the generator fingerprinted these frames already
+start = time.perf_counter()
+graph = resolve(load_document(doc, "chain"))
+elapsed = time.perf_counter() - start
+assert all(p.placement == "placed" for p in graph.places)
+print(json.dumps({"spans": n, "seconds": elapsed, "microsecondsPerSpan": elapsed / n * 1e6}))
+"""
+
+
+def bench_resolver(sizes: list[int]) -> list[dict[str, Any]]:
+    """Load + join time per span for nested chains of growing length (each in a child)."""
+    rows = []
+    for n in sizes:
+        out = subprocess.run([PY, "-c", _RESOLVER, str(n)], capture_output=True, check=True)
+        rows.append(json.loads(out.stdout))
+    return rows
+
+
+def table(result: FileResult) -> str:
+    head = f"{'command':<34} {'median s':>9} {'ratio':>7} {'peak RSS':>10} {'RSS/file':>9}"
+    lines = [
+        f"\n{result.file}: {result.megabytes} MB, {result.folds} folds, "
+        f"{result.messages} folded messages",
+        f"  {head}  ratio to",
+    ]
+    for m in result.measures:
+        ratio = f"{m.ratio:.2f}x" if m.ratio is not None else "-"
+        lines.append(
+            f"  {m.name:<34} {m.seconds:>9.2f} {ratio:>7} {m.peak_rss_mb:>8.0f}MB "
+            f"{m.rss_per_file or 0:>8.2f}x  {m.baseline or ''}"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10,100,500")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    sizes = [10] if args.quick else [int(s) for s in args.sizes.split(",")]
+    runs = 1 if args.quick else args.runs
+    started = time.perf_counter()
+    report: dict[str, Any] = {
+        "command": "make bench",
+        "machine": {
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "jq": shutil.which("jq") is not None,
+        },
+        "files": [],
+    }
+    print(f"foldctl benchmark: python {platform.python_version()}, {os.cpu_count()} CPUs")
+    # An installed package runs from byte-compiled modules; an editable checkout may not
+    # (PYTHONDONTWRITEBYTECODE), and compiling on every start would be measured instead.
+    subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
+    startup = bench_startup(10 if not args.quick else 3)
+    print("\nstart-up (median of runs, ms)")
+    for m in startup:
+        print(f"  {m.name:<34} {m.seconds * 1000:>7.0f} ms")
+    report["startup"] = [asdict(m) for m in startup]
+    for megabytes in sizes:
+        path = ensure_file(megabytes)
+        result = bench_file(path, runs if megabytes >= 100 else max(runs, 5))
+        print(table(result), flush=True)
+        report["files"].append(asdict(result))
+    surrogate = with_lone_surrogate(ensure_file(sizes[min(1, len(sizes) - 1)]))
+    result = bench_file(surrogate, runs, surrogate=True)
+    print(table(result) + "\n  (a lone surrogate sends this file down the exact, slower path)")
+    report["files"].append(asdict(result))
+    chains = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    resolver = bench_resolver(chains)
+    print("\nresolver: nested chain of N folds, load + join in-process")
+    for row in resolver:
+        per_span = row["microsecondsPerSpan"]
+        print(f"  {row['spans']:>7} spans {row['seconds']:>8.2f} s {per_span:>8.1f} us/span")
+    report["resolver"] = resolver
+    report["totalSeconds"] = time.perf_counter() - started
+    out = CACHE / "results.json"
+    CACHE.mkdir(exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))
+    print(f"\nresults: {out.relative_to(REPO)} ({report['totalSeconds']:.0f} s in all)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
