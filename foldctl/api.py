@@ -180,7 +180,7 @@ def verify(
 ) -> VerifyReport:
     """The audit of many sources (files, directories, stores), with ``verify``'s verdict."""
     found = scan_sources([os.fspath(s) for s in sources], DEFAULT_EXCLUDES)
-    audits = audit_sources(found.entries, scheme, jobs=jobs)
+    audits = audit_sources(found.entries, scheme, jobs=jobs, lenient=found.from_directories)
     return build_report(
         audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=DEFAULT_EXCLUDES
     )

@@ -37,5 +37,10 @@ class InputError(FoldctlError):
         return (type(self), (self.source, self.where, self.what))
 
 
+class NotACheckpoint(InputError):
+    """JSON that is not a conversation checkpoint at all (no ``version`` and ``history``,
+    no envelope ``format``): a directory scan passes over such files and counts them."""
+
+
 class UsageError(FoldctlError):
     """A command-line argument foldctl cannot act on (a bad locator, say)."""

@@ -250,14 +250,15 @@ def encode_by_hand(value: Any, *, sort_keys: bool = False) -> bytes:
     return b"".join(out)
 
 
-def dumps(value: Any, *, sort_keys: bool = False) -> bytes:
-    """Compact JSON bytes exactly as orjson writes them (keys sorted when asked).
+def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:
+    """Compact JSON bytes exactly as orjson writes them (keys sorted when asked; indented
+    by two spaces with ``indent``, for a person at a terminal).
 
     A value orjson refuses (a string holding a lone surrogate, an integer
-    beyond 64 bits) is written by :func:`encode_by_hand`, byte for byte as
-    orjson would write it otherwise.
+    beyond 64 bits, nesting deeper than it goes) is written compact by
+    :func:`encode_by_hand`, byte for byte as orjson would write it otherwise.
     """
-    option = orjson.OPT_SORT_KEYS if sort_keys else 0
+    option = (orjson.OPT_SORT_KEYS if sort_keys else 0) | (orjson.OPT_INDENT_2 if indent else 0)
     try:
         return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:

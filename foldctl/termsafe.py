@@ -36,6 +36,6 @@ def has_unsafe(text: str) -> bool:
 
 
 def one_line(text: str) -> str:
-    """``text`` made visible with its line breaks escaped too (``\\n``, ``\\r``), so a
-    quoted value can never start a second line of an error message."""
-    return visible(text).replace("\n", "\\n").replace("\t", "\\t")
+    """``text`` made visible with its line breaks escaped too (``\\n``), so a quoted value
+    can never start a second line of an error message.  Idempotent."""
+    return visible(text).replace("\n", "\\n")

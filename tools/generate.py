@@ -1400,10 +1400,17 @@ def wrap_paused_envelope(
 # --------------------------------------------------------------------------- special cases
 
 
-def nested_chain(depth: int, *, seed: int = 0, scheme: str = "fnv1a32") -> dict[str, Any]:
+def nested_chain(
+    depth: int,
+    *,
+    seed: int = 0,
+    scheme: str = "fnv1a32",
+    size_range: tuple[int, int] = (500, 900),
+) -> dict[str, Any]:
     """One run of ``depth`` folds, each swallowing the previous summary: a chain ``depth`` deep.
 
-    Iterative and linear; ``depth=10_000`` builds in about a second.
+    ``size_range`` bounds each tool result's size in bytes.  Iterative and linear;
+    ``depth=10_000`` builds in about a second.
     """
     if depth < 1:
         raise ValueError("a chain needs at least one fold")
@@ -1411,7 +1418,7 @@ def nested_chain(depth: int, *, seed: int = 0, scheme: str = "fnv1a32") -> dict[
         seed=seed,
         scheme=scheme,
         runs=(RunSpec(tool_rounds=depth + 1, fold_from=3, keep_recent_turns=1),),
-        size_range=(500, 900),
+        size_range=size_range,
         iteration_ms=(200, 2_000),
         summarizer_ms=(50, 400),
     )

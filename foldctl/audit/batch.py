@@ -6,7 +6,7 @@ there are several), a source that cannot be read reported as such, and the verdi
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from typing import Any
 
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
-from foldctl.errors import ExitStatus, FoldctlError, InputError
+from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.sources.files import SourceSpec, source_name
@@ -28,21 +28,27 @@ class SourceAudit:
     findings: tuple[Finding, ...] = ()
     scheme: str | None = None
     error: FoldctlError | None = None
+    #: found in a directory and not a checkpoint at all: passed over, counted, no error
+    not_checkpoint: bool = False
 
     @property
     def readable(self) -> bool:
         return self.error is None
 
 
-def audit_source(source: SourceSpec, scheme: str | None = None) -> SourceAudit:
-    """Load, join and audit one source; a source that cannot be read is reported, not raised."""
+def audit_source(
+    source: SourceSpec, scheme: str | None = None, lenient: bool = False
+) -> SourceAudit:
+    """Load, join and audit one source; a source that cannot be read is reported, not raised.
+    With ``lenient`` (a file found in a directory), JSON that is not a checkpoint at all is
+    marked ``not_checkpoint``."""
     name = source_name(source)
     try:
         graph, _ = open_graph(source, scheme)
         # Retained messages may be decoded only when read, so the audit can fail too.
         findings = tuple(audit(graph))
     except FoldctlError as e:
-        return SourceAudit(name, error=e)
+        return SourceAudit(name, error=e, not_checkpoint=lenient and isinstance(e, NotACheckpoint))
     return SourceAudit(name, findings, graph.scheme)
 
 
@@ -64,14 +70,16 @@ def audit_sources(
     *,
     jobs: int | None = None,
     on_done: Callable[[SourceAudit], None] | None = None,
+    lenient: Collection[str] = frozenset(),
 ) -> list[SourceAudit]:
     """Audit every source, in parallel worker processes when there are several.
 
     One source (or ``jobs=1``) is audited in this process, and so are bytes in
     hand (standard input).  An error in place of a source (an argument that
     could not be expanded, see :mod:`foldctl.sources.scan`) is reported as
-    unreadable.  Results come back in the order of ``sources``; ``on_done`` is
-    called as each one finishes.
+    unreadable.  A source in ``lenient`` (found by walking a directory) that is not
+    a checkpoint at all is passed over.  Results come back in the order of
+    ``sources``; ``on_done`` is called as each one finishes.
     """
     if scheme is not None:
         require_scheme(scheme)
@@ -88,11 +96,17 @@ def audit_sources(
             finish(i, SourceAudit(_failed_name(source), error=source))
     workers = min(jobs or default_jobs(), len(paths))
     remote = [i for i, s in paths.items() if isinstance(s, str)] if workers > 1 else []
+
+    def is_lenient(spec: SourceSpec) -> bool:
+        return isinstance(spec, str) and spec in lenient
+
     for i in sorted(set(paths).difference(remote)):
-        finish(i, audit_source(paths[i], scheme))
+        finish(i, audit_source(paths[i], scheme, is_lenient(paths[i])))
     if remote:
         with ProcessPoolExecutor(max_workers=min(workers, len(remote))) as pool:
-            futures = {pool.submit(audit_source, paths[i], scheme): i for i in remote}
+            futures = {
+                pool.submit(audit_source, paths[i], scheme, is_lenient(paths[i])): i for i in remote
+            }
             for future in as_completed(futures):
                 i = futures[future]
                 try:
@@ -122,6 +136,8 @@ class VerifyReport:
     ignored_count: int = 0
     skipped: tuple[str, ...] = ()  # files a directory scan passed over (exclude patterns)
     excludes: tuple[str, ...] = ()
+    #: files found in a directory that are JSON but no checkpoint: passed over, counted
+    not_checkpoints: tuple[str, ...] = ()
 
     @property
     def exit_status(self) -> ExitStatus:
@@ -141,6 +157,7 @@ class VerifyReport:
             "withFindings": sum(1 for a in readable if a.findings),
             "unreadable": len(self.audits) - len(readable),
             "skipped": len(self.skipped),
+            "notCheckpoints": len(self.not_checkpoints),
             "findings": len(findings),
             **{s: sum(1 for f in findings if f.severity == s) for s in SEVERITIES},
             "ignored": self.ignored_count,
@@ -162,6 +179,7 @@ class VerifyReport:
                 for a in self.audits
             ],
             "skipped": list(self.skipped),
+            "notCheckpoints": list(self.not_checkpoints),
             "totals": self.totals(),
             "failOn": self.fail_on,
             "ignored": sorted(self.ignored),
@@ -197,12 +215,18 @@ def build_report(
     skipped: Sequence[str] = (),
     excludes: Sequence[str] = (),
 ) -> VerifyReport:
-    """Drop ignored codes and rank each source's findings, most severe first."""
+    """Drop ignored codes and rank each source's findings, most severe first; set apart the
+    files found in directories that are not checkpoints."""
     kept: list[SourceAudit] = []
     ignored = 0
     for a in audits:
+        if a.not_checkpoint:
+            continue
         findings = [f for f in a.findings if f.code not in ignore]
         ignored += len(a.findings) - len(findings)
         findings.sort(key=lambda f: rank(f.severity))
         kept.append(SourceAudit(a.source, tuple(findings), a.scheme, a.error))
-    return VerifyReport(tuple(kept), fail_on, ignore, ignored, tuple(skipped), tuple(excludes))
+    others = tuple(a.source for a in audits if a.not_checkpoint)
+    return VerifyReport(
+        tuple(kept), fail_on, ignore, ignored, tuple(skipped), tuple(excludes), others
+    )

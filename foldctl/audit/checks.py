@@ -16,7 +16,8 @@ from typing import Any, Final
 from foldctl.audit.codes import CODES, ROLES, SEVERITIES, Finding, finding, rank
 from foldctl.fingerprint import SCHEMES, could_be
 from foldctl.graph.label import FrameLabel, parse_label
-from foldctl.graph.resolve import Container, FoldGraph, FrameRef
+from foldctl.graph.locators import Container
+from foldctl.graph.resolve import FoldGraph, FrameRef
 from foldctl.load.exact import type_name
 from foldctl.model import Message, Span, looks_like_frame
 from foldctl.times import iso_utc

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -22,6 +22,9 @@ from foldctl.render.registry import check, formats
 from foldctl.sources.files import STDIN_NAME, RawSource, SourceSpec
 from foldctl.termsafe import one_line
 
+if TYPE_CHECKING:
+    from foldctl.query.filters import FoldFilter
+
 app = typer.Typer(
     name="foldctl",
     help=(
@@ -31,7 +34,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -139,8 +142,10 @@ def use_color(choice: str, stream: Any = None) -> bool:
 
 
 def stdout_output(color: str = "never") -> Output:
-    """Standard output as bytes, painted when ``--color`` says so."""
-    return Output(sys.stdout.buffer, use_color(color))
+    """Standard output as bytes, painted when ``--color`` says so; ``terminal`` when a
+    person reads it (JSON is then indented)."""
+    isatty = getattr(sys.stdout, "isatty", None)
+    return Output(sys.stdout.buffer, use_color(color), bool(isatty and isatty()))
 
 
 def emit(command: str, fmt: str, result: Any, color: str = "never") -> None:
@@ -166,3 +171,78 @@ def source(arg: str) -> SourceSpec:
 def sources(args: Sequence[str]) -> list[SourceSpec]:
     """Many SOURCE arguments (``-`` at most once)."""
     return [source(arg) for arg in args]
+
+
+# --------------------------------------------------------------------------- fold filters
+
+ModelOpt = Annotated[
+    list[str] | None,
+    typer.Option("--model", metavar="MODEL", help="Only folds summarized by MODEL (repeatable)."),
+]
+RunOpt = Annotated[
+    list[str] | None,
+    typer.Option("--run", metavar="RUN_ID", help="Only folds made by run RUN_ID (repeatable)."),
+]
+SinceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--since",
+        metavar="TIME",
+        help="Only folds made at or after TIME (ISO-8601, e.g. 2026-03-16 or "
+        "2026-03-16T09:13:00Z; or epoch milliseconds).",
+    ),
+]
+UntilOpt = Annotated[
+    str | None,
+    typer.Option("--until", metavar="TIME", help="Only folds made at or before TIME."),
+]
+SpanOpt = Annotated[
+    list[int] | None,
+    typer.Option(
+        "--span", metavar="N", min=0, help="Only span N and the spans nested in it (repeatable)."
+    ),
+]
+
+
+def fold_time(text: str, option: str, *, end: bool = False) -> float:
+    """``--since``/``--until``: epoch milliseconds from ISO-8601 (no zone means UTC; a
+    bare date means its start, or with ``end`` its last millisecond) or a number of ms."""
+    from datetime import datetime, timedelta, timezone
+
+    value = text.strip()
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    if value[-1:] in ("Z", "z"):
+        value = value[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"{option} {text!r}: expected ISO-8601 (2026-03-16, 2026-03-16T09:13:00Z) "
+            "or epoch milliseconds"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    if end and len(value) == 10:  # a date alone: up to its last millisecond
+        moment += timedelta(days=1, milliseconds=-1)
+    return moment.timestamp() * 1000
+
+
+def fold_filter(
+    model: list[str] | None,
+    run: list[str] | None,
+    since: str | None,
+    until: str | None,
+    span: list[int] | None,
+) -> FoldFilter:
+    from foldctl.query.filters import FoldFilter
+
+    return FoldFilter(
+        models=frozenset(model or ()),
+        runs=frozenset(run or ()),
+        since_ms=None if since is None else fold_time(since, "--since"),
+        until_ms=None if until is None else fold_time(until, "--until", end=True),
+        spans=frozenset(span or ()),
+    )

@@ -112,6 +112,8 @@ def run(args: list[str]) -> int:
     except BrokenPipeError:
         _pipe_closed()
         return ExitStatus.OK
+    except SystemExit as e:  # shell completion exits on its own
+        return e.code if isinstance(e.code, int) else 0
     return int(status or 0)
 
 

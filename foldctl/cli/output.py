@@ -32,3 +32,11 @@ def write_file(
             f.write(data)
     except OSError as e:
         raise FoldctlError(f"{output}: cannot write {what}: {e.strerror}") from None
+
+
+def size_text(size: int) -> str:
+    """A byte count as people read it: ``812 bytes``, ``14.2 KB``, ``3.1 MB``."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"

@@ -46,3 +46,35 @@ def progress_bar(
 
         bar.refresh()
         yield advance
+
+
+@contextmanager
+def slow_notice(message: str, stream: TextIO | None = None, after: float = 1.0) -> Iterator[None]:
+    """On a terminal, say ``message`` on ``stream`` (stderr) if the work takes longer than
+    ``after`` seconds, and how long it took when it is done; nothing when piped."""
+    import threading
+    import time
+
+    stream = stream or sys.stderr
+    isatty = getattr(stream, "isatty", None)
+    if not (isatty and isatty()):
+        yield
+        return
+    started = time.monotonic()
+    shown = threading.Event()
+
+    def notice() -> None:
+        shown.set()
+        stream.write(f"foldctl: {message}...\n")
+        stream.flush()
+
+    timer = threading.Timer(after, notice)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if shown.is_set():
+            stream.write(f"foldctl: done in {time.monotonic() - started:.1f}s\n")
+            stream.flush()

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
+from foldctl.graph.locators import Container, message_locator
 from foldctl.model import Checkpoint, Message, Span, frame_indices, is_frame
 
-Container = int | None  # None = history, else the span index whose messages hold it
 Placement = Literal["placed", "detached", "orphan"]
 
 
@@ -63,7 +63,6 @@ class FoldGraph:
     cycles: frozenset[tuple[Container, int]]
     #: spans with no containing span among the floating ones, in ``folded`` order
     floating_roots: tuple[int, ...]
-    _prefixes: dict[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -87,35 +86,8 @@ class FoldGraph:
         return {fp: ids for fp, ids in self.by_fingerprint.items() if len(ids) > 1}
 
     def locator_of(self, container: Container, index: int) -> str:
-        """The full path locator (``h2>f4:0>f1:7``) of a message in a container.
-
-        For a placed container the path starts at ``history``; for a floating
-        one it starts at the floating span (``f3:5``).
-        """
-        return f"{self.container_prefix(container)}{index}"
-
-    def container_prefix(self, container: Container) -> str:
-        """The locator prefix of a container's messages (``h``, ``h2>f4:``, ``f3:``), memoised."""
-        if container is None:
-            return "h"
-        cache = self._prefixes
-        pending: list[int] = []
-        current: Container = container
-        while current is not None and current not in cache:
-            pending.append(current)
-            place = self.places[current]
-            if place.placement != "placed" or place.frame_index is None:
-                break  # a floating span: its path starts at the span itself
-            current = place.container
-        prefix = "h" if current is None else cache.get(current, "")
-        for span in reversed(pending):
-            place = self.places[span]
-            if place.placement != "placed" or place.frame_index is None:
-                prefix = f"f{span}:"
-            else:
-                prefix = f"{prefix}{place.frame_index}>f{span}:"
-            cache[span] = prefix
-        return prefix
+        """The locator of a message in a container (``h12``, ``f3:5``)."""
+        return message_locator(container, index)
 
     def frame_locator(self, span: int) -> str | None:
         """Where a placed span's frame sits, as a locator."""

@@ -6,20 +6,35 @@ keeps its own stack (no recursion), so a chain of any depth expands; a frame
 that joins a span already being expanded is a cycle and is kept, labelled.
 
 The walk yields plain events: :class:`FoldStart` when it enters a span,
-:class:`Row` for each message, :class:`FoldEnd` when it leaves.  Locators and
-span chains are computed on demand from a parent pointer, so the walk is
-linear even when the locators themselves are long.
+:class:`Row` for each message, :class:`FoldEnd` when it leaves.  Each event
+knows its depth, its innermost and outermost span and its occurrence in O(1);
+the full chain of spans is computed on demand from parent pointers, so text
+output stays linear in a chain of any depth.
+
+A replayed frame (the same summary twice in the window) places its span's
+messages twice; the second and later placements carry ``occurrence`` 2, 3, …
+and name the frame of the first placement, so no reader takes one record
+message for two events.
 """
 
 from __future__ import annotations
 
-import re
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from foldctl.errors import UsageError
-from foldctl.graph.resolve import Container, FoldGraph, Placement
+from foldctl.graph.locators import (
+    Container,
+    DigestName,
+    MessageName,
+    Name,
+    SpanName,
+    message_locator,
+    parse,
+)
+from foldctl.graph.resolve import FoldGraph, Placement
 from foldctl.model import Message, Span
 
 Resolution = Literal["expanded", "discarded", "unresolved", "cycle", "depth-limit"]
@@ -28,7 +43,7 @@ Resolution = Literal["expanded", "discarded", "unresolved", "cycle", "depth-limi
 class Context:
     """One container entered by the walk: history, or a span reached through a frame."""
 
-    __slots__ = ("_prefix", "at", "depth", "parent", "placement", "span")
+    __slots__ = ("at", "depth", "occurrence", "outermost", "parent", "placement", "span")
 
     def __init__(
         self,
@@ -37,39 +52,19 @@ class Context:
         span: int | None,
         depth: int,
         placement: Placement = "placed",
+        occurrence: int = 1,
     ) -> None:
         self.parent = parent  # the context holding the frame we came through
         self.at = at  # that frame's index in the parent
         self.span = span  # None = history
-        self.depth = depth  # 0 = history (or a floating root's parent)
+        self.depth = depth  # 0 = history; len(chain) otherwise
         self.placement = placement
-        self._prefix: str | None = None
-
-    def prefix(self) -> str:
-        """Locator prefix for messages in this container (``h``, ``h2>f4:``, ``f3:``).
-
-        Built from the nearest ancestor that already knows its prefix, so a
-        deep chain costs one step per container, not one walk per container.
-        """
-        pending: list[Context] = []
-        ctx: Context | None = self
-        while ctx is not None and ctx._prefix is None:
-            pending.append(ctx)
-            ctx = ctx.parent
-        prefix = "" if ctx is None else ctx._prefix or ""
-        for node in reversed(pending):
-            if node.span is None:
-                prefix = "h"
-            elif node.parent is None:
-                prefix = f"f{node.span}:"
-            else:
-                prefix = f"{prefix}{node.at}>f{node.span}:"
-            node._prefix = prefix
-        assert self._prefix is not None
-        return self._prefix
+        self.occurrence = occurrence  # which placement of this span's messages (1 = first)
+        outer = parent.outermost if parent is not None else None
+        self.outermost: int | None = outer if outer is not None else span
 
     def chain(self) -> tuple[int, ...]:
-        """Span indices entered to reach this container, outermost first."""
+        """Span indices entered to reach this container, outermost first (O(depth))."""
         spans: list[int] = []
         ctx: Context | None = self
         while ctx is not None:
@@ -77,6 +72,14 @@ class Context:
                 spans.append(ctx.span)
             ctx = ctx.parent
         return tuple(reversed(spans))
+
+    @property
+    def frame_locator(self) -> str | None:
+        """Where the frame this container was entered through sits (None: history, or a
+        floating span shown on its own)."""
+        if self.parent is None or self.at is None:
+            return None
+        return message_locator(self.parent.span, self.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +98,8 @@ class Row:
 
     @property
     def locator(self) -> str:
-        return f"{self.context.prefix()}{self.index}"
+        """The message's own short name (``h12``, ``f3:5``), the same at any depth."""
+        return message_locator(self.context.span, self.index)
 
     @property
     def span(self) -> int | None:
@@ -111,12 +115,18 @@ class Row:
         """The spans entered to reach this message, outermost first."""
         return self.context.chain()
 
+    @property
+    def occurrence(self) -> int:
+        """1 for the first placement of its span's messages, 2, 3, ... for replays."""
+        return self.context.occurrence
+
 
 @dataclass(frozen=True, slots=True)
 class FoldStart:
     span: Span
     context: Context
     reason: str = ""  # why it floats, for detached and orphan spans
+    first_frame: str | None = None  # a replay: the frame locator of the first placement
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,21 +144,35 @@ def walk(
     max_depth: int | None = None,
     keep_frames: bool = False,
     start: Context | None = None,
+    reason: str = "",
 ) -> Iterator[Event]:
-    """Expand from ``start`` (default: history), yielding events in transcript order."""
+    """Expand from ``start`` (default: history), yielding events in transcript order.
+
+    ``max_depth`` counts folds below ``start``.  ``reason`` is told on the
+    first :class:`FoldStart` (why a span shown on its own floats).
+    """
     spans = graph.spans
     root = start or Context(None, None, None, 0)
+    limit = None if max_depth is None else root.depth + max_depth
     stack: list[tuple[Context, Iterator[tuple[int, Message]]]] = []
     on_path: set[int] = set()
+    placed: dict[int, int] = {}  # span -> placements so far
+    first_frame: dict[int, str | None] = {}
 
-    def enter(ctx: Context) -> FoldStart | None:
+    def enter(ctx: Context, why: str = "") -> FoldStart | None:
         stack.append((ctx, enumerate(graph.container_messages(ctx.span))))
         if ctx.span is None:
             return None
         on_path.add(ctx.span)
-        return FoldStart(spans[ctx.span], ctx)
+        count = placed.get(ctx.span, 0) + 1
+        placed[ctx.span] = count
+        ctx.occurrence = max(ctx.occurrence, count)
+        if count == 1:
+            first_frame[ctx.span] = ctx.frame_locator
+            return FoldStart(spans[ctx.span], ctx, why)
+        return FoldStart(spans[ctx.span], ctx, why, first_frame[ctx.span])
 
-    opened = enter(root)
+    opened = enter(root, reason)
     if opened is not None:
         yield opened
     while stack:
@@ -173,7 +197,7 @@ def walk(
             resolution = "discarded"
         elif target in on_path:
             resolution = "cycle"
-        elif max_depth is not None and ctx.depth >= max_depth:
+        elif limit is not None and ctx.depth >= limit:
             resolution = "depth-limit"
         else:
             if keep_frames:
@@ -192,84 +216,137 @@ def walk_floating(
     for index in graph.floating_roots:
         place = graph.places[index]
         ctx = Context(None, None, index, 1, place.placement)
-        for event in walk(graph, max_depth=max_depth, keep_frames=keep_frames, start=ctx):
-            if isinstance(event, FoldStart) and event.context is ctx:
-                yield FoldStart(event.span, ctx, place.reason)
-            else:
-                yield event
+        yield from walk(
+            graph, max_depth=max_depth, keep_frames=keep_frames, start=ctx, reason=place.reason
+        )
 
 
-_STEP = re.compile(r"(?:h|f(\d+):)(\d+)")
+# --------------------------------------------------------------------------- one name
 
 
-def parse_locator(graph: FoldGraph, locator: str) -> tuple[Context, int]:
-    """Resolve a locator to (the context of its container, the message index).
+def context_of(graph: FoldGraph, container: Container) -> Context:
+    """The context of a container at its first placement: history, a placed span reached
+    from history, or a floating span under its floating root."""
+    if container is None:
+        return Context(None, None, None, 0)
+    steps: list[tuple[int, int | None]] = []  # (span, frame index in its holder), inward
+    seen: set[int] = set()
+    current: Container = container
+    holder: Container = None
+    while current is not None and current not in seen:
+        seen.add(current)
+        place = graph.places[current]
+        steps.append((current, place.frame_index))
+        if place.frame_index is None:
+            holder = None
+            break
+        holder = place.container
+        current = holder
+    steps.reverse()
+    outermost_span, outermost_at = steps[0]
+    placement = graph.places[container].placement
+    if outermost_at is None:  # a floating root
+        ctx = Context(None, None, outermost_span, 1, placement)
+    else:
+        ctx = Context(Context(None, None, None, 0), outermost_at, outermost_span, 1, placement)
+    for span, at in steps[1:]:
+        ctx = Context(ctx, at, span, ctx.depth + 1, placement)
+    return ctx
 
-    Every step of a path must be a frame that joins the next span, so a
-    locator cannot name a message the join does not lead to.
-    """
-    steps = locator.split(">")
-    ctx: Context | None = None
-    parent_index: int | None = None
-    for n, step in enumerate(steps):
-        m = _STEP.fullmatch(step.strip())
-        if m is None:
+
+def _check_index(graph: FoldGraph, text: str, container: Container, index: int) -> None:
+    if container is not None and container >= len(graph.spans):
+        raise UsageError(
+            f"locator {text!r}: there is no span {container} (folded has {len(graph.spans)})"
+        )
+    messages = graph.container_messages(container)
+    if index >= len(messages):
+        where = "history" if container is None else f"span {container}'s messages"
+        raise UsageError(f"locator {text!r}: {where} has {len(messages)} messages, no {index}")
+
+
+def _check_path(graph: FoldGraph, text: str, name: MessageName) -> None:
+    """Each step of a path form must be a frame that joins the next step's span."""
+    steps = [*name.path, (name.container, name.index)]
+    for (container, index), (nxt, _) in itertools.pairwise(steps):
+        _check_index(graph, text, container, index)
+        ref = graph.frame_at(container, index)
+        here = message_locator(container, index)
+        if ref is None or ref.span is None:
+            raise UsageError(f"locator {text!r}: {here} is not a frame that joins a span")
+        if ref.span != nxt:
+            raise UsageError(f"locator {text!r}: {here} joins span {ref.span}, not span {nxt}")
+
+
+def resolve_name(graph: FoldGraph, text: str) -> Name:
+    """Read ``text`` (a locator, a span ``fN`` or a digest) and check the record has it; a
+    digest becomes the locator of its first occurrence."""
+    name = parse(text)
+    if isinstance(name, DigestName):
+        from foldctl.digest import digest
+
+        for row in every_row(graph):
+            if digest(row.message) == name.digest:
+                return MessageName(row.context.span, row.index)
+        raise UsageError(f"no message with digest {name.digest} in {graph.checkpoint.source}")
+    if isinstance(name, SpanName):
+        if name.span >= len(graph.spans):
             raise UsageError(
-                f"locator {locator!r}: step {step!r} is not hN or fS:N (e.g. h2>f4:0>f1:7)"
+                f"{text!r}: there is no span {name.span} (folded has {len(graph.spans)})"
             )
-        span_text, index_text = m.groups()
-        index = int(index_text)
-        container: Container = None if span_text is None else int(span_text)
-        if container is None and n > 0:
-            raise UsageError(f"locator {locator!r}: only the first step can be hN")
-        if container is not None and container >= len(graph.spans):
-            raise UsageError(
-                f"locator {locator!r}: there is no span {container} "
-                f"(folded has {len(graph.spans)} spans)"
-            )
-        if ctx is None:
-            if container is None:
-                ctx = Context(None, None, None, 0)
-            else:
-                place = graph.places[container]
-                ctx = Context(None, None, container, max(place.depth, 1), place.placement)
-        else:
-            assert parent_index is not None
-            ref = graph.frame_at(ctx.span, parent_index)
-            here = f"{ctx.prefix()}{parent_index}"
-            if ref is None or ref.span is None:
-                raise UsageError(f"locator {locator!r}: {here} is not a frame that joins a span")
-            if ref.span != container:
-                raise UsageError(
-                    f"locator {locator!r}: {here} joins span {ref.span}, not span {container}"
-                )
-            ctx = Context(ctx, parent_index, container, ctx.depth + 1, ctx.placement)
-        messages = graph.container_messages(container)
-        if index >= len(messages):
-            where = "history" if container is None else f"span {container}'s messages"
-            raise UsageError(
-                f"locator {locator!r}: {where} has {len(messages)} messages, no index {index}"
-            )
-        parent_index = index
-    assert ctx is not None and parent_index is not None
-    return ctx, parent_index
+        return name
+    _check_path(graph, text, name)
+    _check_index(graph, text, name.container, name.index)
+    return name
 
 
-def walk_one(
-    graph: FoldGraph, locator: str, *, max_depth: int | None = None, keep_frames: bool = False
+def walk_name(
+    graph: FoldGraph, text: str, *, max_depth: int | None = None, keep_frames: bool = False
 ) -> Iterator[Event]:
-    """Expand the one summary a locator names (``--only``)."""
-    ctx, index = parse_locator(graph, locator)
-    ref = graph.frame_at(ctx.span, index)
+    """What ``expand --only`` prints for one name.
+
+    A message: that message, or for a frame that joins a span with retained
+    messages, the frame's expansion (the frame first with ``keep_frames``).  A
+    span ``fN``: its messages, expanded, whether it is placed, detached or
+    orphan (saying why it floats).  A digest: the message's first occurrence.
+    """
+    name = resolve_name(graph, text)
+    if isinstance(name, SpanName):
+        ctx = context_of(graph, name.span)
+        if graph.spans[name.span].messages is None:
+            raise UsageError(f"{text!r}: span {name.span} kept no messages (retained: discard)")
+        yield from walk(
+            graph,
+            max_depth=max_depth,
+            keep_frames=keep_frames,
+            start=ctx,
+            reason=graph.places[name.span].reason,
+        )
+        return
+    assert isinstance(name, MessageName)
+    ctx = context_of(graph, name.container)
+    message = graph.container_messages(name.container)[name.index]
+    ref = graph.frame_at(name.container, name.index)
     if ref is None:
-        raise UsageError(f"locator {locator!r} names a message that is not a frame (a summary)")
-    message = graph.container_messages(ctx.span)[index]
+        yield Row(message, ctx, name.index)
+        return
     if ref.span is None or graph.spans[ref.span].messages is None:
         resolution: Resolution = "unresolved" if ref.span is None else "discarded"
-        yield Row(message, ctx, index, FrameInfo(ref.fingerprint, ref.span, resolution))
+        yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, resolution))
         return
     if keep_frames:
-        yield Row(message, ctx, index, FrameInfo(ref.fingerprint, ref.span, "expanded"))
-    limit = None if max_depth is None else ctx.depth + max_depth
-    child = Context(ctx, index, ref.span, ctx.depth + 1, ctx.placement)
-    yield from walk(graph, max_depth=limit, keep_frames=keep_frames, start=child)
+        yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, "expanded"))
+    child = Context(ctx, name.index, ref.span, ctx.depth + 1, ctx.placement)
+    yield from walk(graph, max_depth=max_depth, keep_frames=keep_frames, start=child)
+
+
+def every_row(graph: FoldGraph) -> Iterator[Row]:
+    """Every message foldctl can see, each place it occurs, with its locator.
+
+    The expansion from history with frames kept (so summaries are rows too),
+    then the floating (detached and orphan) spans with what nests in them.
+    """
+    for stream in (walk(graph, keep_frames=True), walk_floating(graph, keep_frames=True)):
+        for event in stream:
+            if isinstance(event, Row):
+                yield event

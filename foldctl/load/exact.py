@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final, get_args
 
-from foldctl.errors import InputError
+from foldctl.errors import InputError, NotACheckpoint
 from foldctl.model import Checkpoint, Message, Retention, Shape, Span
 
 ENVELOPE_FORMATS: Final = ("conversation-v1", "flowchart-v1")
@@ -144,7 +144,13 @@ def _join(path: str, key: str) -> str:
 
 def _unwrap(doc: Any, check: _Checker) -> tuple[Shape, dict[str, Any], str]:
     """Find the conversation in a document: (shape, conversation, its JSON path)."""
-    top = check.obj(doc, "")
+    if not isinstance(doc, dict):
+        raise NotACheckpoint(
+            check.source,
+            "(top level)",
+            f"not a conversation checkpoint: expected an object, found {type_name(doc)}",
+        )
+    top: dict[str, Any] = doc
     if "format" in top:
         fmt = top["format"]
         if fmt == "conversation-v1":
@@ -160,8 +166,9 @@ def _unwrap(doc: Any, check: _Checker) -> tuple[Shape, dict[str, Any], str]:
         )
     if "version" in top and "history" in top:
         return "checkpoint", top, ""
-    raise check.fail(
-        "",
+    raise NotACheckpoint(
+        check.source,
+        "(top level)",
         "not a conversation checkpoint: expected top-level `version` and `history` "
         f"or an envelope with `format` (found keys: {', '.join(sorted(top)[:8]) or 'none'})",
     )

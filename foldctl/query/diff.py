@@ -23,9 +23,8 @@ from typing import Any, Final
 from foldctl.digest import digest
 from foldctl.errors import UsageError
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Row, walk
+from foldctl.graph.walk import Row, every_row, walk
 from foldctl.model import Message, Span
-from foldctl.query.locate import every_row
 from foldctl.times import iso_utc
 
 SpanKey = tuple[str, str, int, int | float]

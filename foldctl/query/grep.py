@@ -1,6 +1,6 @@
 """``grep``: a search over every message foldctl can see, answered as plain hits.
 
-Every message is searched where :func:`foldctl.query.locate.every_row` finds it:
+Every message is searched where :func:`foldctl.graph.walk.every_row` finds it:
 the live window, the retained originals of every fold at any depth (summaries
 too), then detached and orphan spans.  Match offsets are in Unicode code
 points of the searched text (Python string indices; a lone surrogate counts as
@@ -11,19 +11,21 @@ one).  A field that is not a string is searched in its compact JSON encoding
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from foldctl import jsoncodec
 from foldctl.digest import digest
-from foldctl.errors import ExitStatus, FoldctlError, InputError, UsageError
+from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Row
+from foldctl.graph.walk import Row, every_row
 from foldctl.model import Message
-from foldctl.query.locate import every_row, where
+from foldctl.query.filters import NO_FILTER, FoldFilter
+from foldctl.query.locate import where
 from foldctl.query.records import message_object
 from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import scan_sources
@@ -35,45 +37,80 @@ Scope = Literal["all", "folded", "live"]
 ALL_FIELDS = "*"
 
 
+#: Searched when no field is named: every text a reader sees in a message.
+SHOWN_FIELDS: Final = ("content", "toolName", "toolCalls")
+#: The most matches kept for one message (``matchCount`` still counts them all), so
+#: memory does not grow with the number of matches.
+MAX_MATCHES: Final = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     """What ``grep`` looks for, and where."""
 
     pattern: re.Pattern[str]
-    fields: tuple[str, ...] = ("content",)
+    fields: tuple[str, ...] = SHOWN_FIELDS
     roles: frozenset[str] | None = None
     scope: Scope = "all"
+    invert: bool = False
+    max_count: int | None = None  # matching messages per source
+    before: int = 0  # context messages
+    after: int = 0
+    folds: FoldFilter = NO_FILTER
 
 
 def compile_query(
-    pattern: str,
+    pattern: str | Sequence[str],
     *,
     fixed: bool = False,
     ignore_case: bool = False,
+    word: bool = False,
     fields: Sequence[str] = (),
     roles: Sequence[str] = (),
     scope: Scope = "all",
+    invert: bool = False,
+    max_count: int | None = None,
+    before: int = 0,
+    after: int = 0,
+    folds: FoldFilter = NO_FILTER,
 ) -> Query:
-    """Build a :class:`Query`, or raise :class:`UsageError` for a pattern that does not compile."""
+    """Build a :class:`Query` (several patterns match when any does), or raise
+    :class:`UsageError` for a pattern that does not compile."""
+    patterns = [pattern] if isinstance(pattern, str) else list(pattern)
+    if not patterns:
+        raise UsageError("no pattern to search for")
+    parts = [re.escape(p) if fixed else p for p in patterns]
+    if word:
+        parts = [rf"(?<!\w)(?:{p})(?!\w)" for p in parts]
+    text = parts[0] if len(parts) == 1 else "|".join(f"(?:{p})" for p in parts)
     flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
     try:
-        compiled = re.compile(re.escape(pattern) if fixed else pattern, flags)
+        compiled = re.compile(text, flags)
     except re.error as e:
-        raise UsageError(f"invalid regular expression {pattern!r}: {e}") from None
+        shown = patterns[0] if len(patterns) == 1 else patterns
+        raise UsageError(f"invalid regular expression {shown!r}: {e}") from None
     if fields and ALL_FIELDS in fields and len(fields) > 1:
         raise UsageError(f"the field {ALL_FIELDS} already means every field; give it alone")
+    if max_count is not None and max_count < 0:
+        raise UsageError(f"a maximum count cannot be negative ({max_count})")
+    if before < 0 or after < 0:
+        raise UsageError("context cannot be a negative number of messages")
     return Query(
         pattern=compiled,
-        fields=tuple(dict.fromkeys(fields)) or ("content",),
+        fields=tuple(dict.fromkeys(fields)) or SHOWN_FIELDS,
         roles=frozenset(roles) or None,
         scope=scope,
+        invert=invert,
+        max_count=max_count,
+        before=before,
+        after=after,
+        folds=folds,
     )
 
 
 def field_text(message: Message, name: str) -> str | None:
-    """The text ``grep`` searches for one field: a string as it is, anything else as
-    compact JSON (stored key order, non-ASCII raw, a lone surrogate as ``\\udxxx``).
-    ``None`` when the message has no such field."""
+    """The compact JSON of a field (stored key order, non-ASCII raw, a lone surrogate as
+    ``\\udxxx``), or the string itself; ``None`` when the message has no such field."""
     if name not in message:
         return None
     value = message[name]
@@ -82,9 +119,41 @@ def field_text(message: Message, name: str) -> str | None:
     return jsoncodec.dumps(value).decode("utf-8")
 
 
+def _leaves(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every string leaf of a JSON value with its path (``toolCalls[0].args.note``),
+    without recursion."""
+    stack: list[tuple[str, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            yield where, item
+        elif isinstance(item, dict):
+            stack.extend((f"{where}.{k}", v) for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(item))))
+
+
+def searched_texts(message: Message, name: str) -> Iterator[tuple[str, str, bool]]:
+    """The texts grep searches for one field: ``(path, text, fallback)``.
+
+    A string field is itself.  Any other value is searched leaf by leaf (each
+    string in it, at its path), and then as its compact JSON text — the
+    ``fallback``, which counts only when no leaf of the field matched (so a
+    pattern across keys and values, ``"status":"approved"``, still matches).
+    """
+    if name not in message:
+        return
+    value = message[name]
+    if isinstance(value, str):
+        yield name, value, False
+        return
+    yield from ((path, text, False) for path, text in _leaves(value, name))
+    yield name, jsoncodec.dumps(value).decode("utf-8"), True
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
-    field: str
+    field: str  # the field, or the path of the string in it (``toolCalls[0].args.note``)
     start: int  # code point offset in the searched text
     end: int
     text: str
@@ -92,52 +161,103 @@ class Match:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One message that matched, in one place."""
+    """One message that matched (or, with context, a neighbour of one), in one place."""
 
     source: str
     graph: FoldGraph
     row: Row
     matches: tuple[Match, ...]
     texts: dict[str, str]  # the searched text of each field that matched
+    match_count: int = 0  # every match, when more than MAX_MATCHES were kept
+    context: bool = False  # a neighbour shown for -A/-B/-C, not a match
+    first_of_group: bool = False  # the first message after a gap in the shown messages
 
 
-def _in_scope(row: Row, query: Query) -> bool:
+def _in_scope(row: Row, query: Query, folds_ok: bool) -> bool:
     if query.scope == "live" and row.span is not None:
         return False
     if query.scope == "folded" and row.span is None:
         return False
+    if not folds_ok:
+        return False
     return query.roles is None or row.message.get("role") in query.roles
 
 
-def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
-    """Every message of one checkpoint that matches, in record order."""
-    source = graph.checkpoint.source
-    for row in every_row(graph):
-        if not _in_scope(row, query):
-            continue
-        names: Iterable[str] = row.message if query.fields == (ALL_FIELDS,) else query.fields
-        matches: list[Match] = []
-        texts: dict[str, str] = {}
-        for name in names:
-            text = field_text(row.message, name)
-            if text is None:
+def _matches(row: Row, query: Query) -> tuple[list[Match], dict[str, str], int]:
+    names: Iterable[str] = row.message if query.fields == (ALL_FIELDS,) else query.fields
+    matches: list[Match] = []
+    texts: dict[str, str] = {}
+    total = 0
+    for name in names:
+        field_matched = False
+        for path, text, fallback in searched_texts(row.message, name):
+            if fallback and field_matched:
                 continue
-            found = [
-                Match(name, m.start(), m.end(), m.group())
-                for m in query.pattern.finditer(text)
-                if m.end() > m.start()
-            ]
-            if not found:
+            count = 0
+            for m in query.pattern.finditer(text):
+                if m.end() == m.start():
+                    continue
+                count += 1
+                if len(matches) < MAX_MATCHES:
+                    matches.append(Match(path, m.start(), m.end(), m.group()))
+            if not count:
                 # A pattern that matches only the empty string (``^``, ``x*``) still
                 # selects the message, as in grep; the match is zero-width.
                 empty = query.pattern.search(text)
                 if empty is not None:
-                    found = [Match(name, empty.start(), empty.start(), "")]
-            if found:
-                matches += found
-                texts[name] = text
-        if matches:
-            yield Hit(source, graph, row, tuple(matches), texts)
+                    count = 1
+                    if len(matches) < MAX_MATCHES:
+                        matches.append(Match(path, empty.start(), empty.start(), ""))
+            if count:
+                total += count
+                field_matched = True
+                texts[path] = text
+    return matches, texts, total
+
+
+def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
+    """Every message of one checkpoint that matches (or, inverted, does not), in record
+    order, with ``before``/``after`` neighbours in the expanded transcript as context."""
+    source = graph.checkpoint.source
+    spans = graph.spans
+    before: deque[Row] = deque(maxlen=query.before or None) if query.before else deque()
+    after_left = 0
+    selected = 0
+    last_shown = -2
+    last_ctx: object = None
+    folds_ok = True
+    for n, row in enumerate(every_row(graph)):
+        if row.context is not last_ctx:
+            last_ctx = row.context
+            folds_ok = query.folds.context_passes(row.context, spans)
+        hit: Hit | None = None
+        room = query.max_count is None or selected < query.max_count
+        if room and _in_scope(row, query, folds_ok):
+            matches, texts, total = _matches(row, query)
+            if bool(total) != query.invert:
+                hit = Hit(source, graph, row, tuple(matches), texts, total)
+        if hit is not None:
+            selected += 1
+            first = n - len(before)
+            for k, previous in enumerate(before):
+                gap = first + k != last_shown + 1
+                yield Hit(source, graph, previous, (), {}, context=True, first_of_group=gap)
+                last_shown = first + k
+            before.clear()
+            yield Hit(
+                hit.source, graph, row, hit.matches, hit.texts, hit.match_count,
+                first_of_group=n != last_shown + 1,
+            )  # fmt: skip
+            last_shown = n
+            after_left = query.after
+        elif after_left:
+            after_left -= 1
+            yield Hit(source, graph, row, (), {}, context=True)
+            last_shown = n
+        elif query.before:
+            before.append(row)
+        if query.max_count is not None and selected >= query.max_count and not after_left:
+            break
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,19 +291,24 @@ def grep_sources(
     """
     if scheme is not None:
         require_scheme(scheme)
-    for spec in scan_sources(specs).entries:
+    found = scan_sources(specs)
+    for spec in found.entries:
         if isinstance(spec, FoldctlError):
             name = spec.source if isinstance(spec, InputError) else ""
             yield SourceFailed(name, spec)
             continue
         try:
             graph, _ = open_graph(spec, scheme)
+        except NotACheckpoint as e:
+            if spec not in found.from_directories:
+                yield SourceFailed(source_name(spec), e)
+            continue  # JSON found in a directory that is not a checkpoint: passed over
         except FoldctlError as e:
             yield SourceFailed(source_name(spec), e)
             continue
         count = 0
         for hit in search(graph, query):
-            count += 1
+            count += not hit.context
             yield hit
         yield SourceDone(graph.checkpoint.source, count)
 
@@ -210,6 +335,10 @@ def hit_object(hit: Hit) -> dict[str, Any]:
     obj["matches"] = [
         {"field": m.field, "start": m.start, "end": m.end, "text": m.text} for m in hit.matches
     ]
+    if hit.match_count > len(hit.matches):
+        obj["matchCount"] = hit.match_count
+    if hit.context:
+        obj["context"] = True
     return obj
 
 
@@ -256,10 +385,12 @@ class GrepRun:
         events: Iterable[GrepEvent],
         report: Callable[[FoldctlError], None],
         mode: Mode = "hits",
+        query: Query | None = None,
     ) -> None:
         self._events = events
         self._report = report
         self.mode = mode
+        self.query = query  # what was searched for (context settings, for the renderers)
         self.failed = 0
         self.counts: list[tuple[str, int]] = []
 
@@ -274,6 +405,7 @@ class GrepRun:
                 yield event
 
     def hits(self) -> Iterator[Hit]:
+        """The hits (and context neighbours) as they stream."""
         for event in self._sources():
             if isinstance(event, Hit):
                 yield event

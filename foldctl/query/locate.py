@@ -9,29 +9,15 @@ expands its span twice) is found at each place, with each locator.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator
 from typing import Any, Final, Literal
 
 from foldctl.digest import PREFIX, digest, is_digest
 from foldctl.errors import UsageError
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Row, walk, walk_floating
+from foldctl.graph.walk import Row, every_row
 from foldctl.query.records import Table, message_object
 
 Where = Literal["live", "folded", "detached", "orphan"]
-
-
-def every_row(graph: FoldGraph) -> Iterator[Row]:
-    """Every message foldctl can see, each place it occurs, with its locator.
-
-    The expansion from history with frames kept (so summaries are rows too),
-    then the floating (detached and orphan) spans with what nests in them.
-    """
-    events = itertools.chain(walk(graph, keep_frames=True), walk_floating(graph, keep_frames=True))
-    for event in events:
-        if isinstance(event, Row):
-            yield event
 
 
 def where(row: Row) -> Where:
@@ -57,14 +43,6 @@ def locate(graph: FoldGraph, wanted: str) -> list[Row]:
     """Every place a message with this digest occurs, live or folded, at any depth."""
     wanted = normalise_digest(wanted)
     return [row for row in every_row(graph) if digest(row.message) == wanted]
-
-
-def locator_for_digest(graph: FoldGraph, wanted: str) -> str:
-    """The first locator (transcript order, placed before floating) of a digest."""
-    rows = locate(graph, wanted)
-    if not rows:
-        raise UsageError(f"no message with digest {wanted} in {graph.checkpoint.source}")
-    return rows[0].locator
 
 
 def locate_object(row: Row, source: str) -> dict[str, Any]:

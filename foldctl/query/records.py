@@ -14,9 +14,11 @@ from typing import Any, Final
 from foldctl.audit.checks import audit, summary
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
-from foldctl.graph.resolve import Container, FoldGraph
+from foldctl.graph.locators import Container
+from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row
 from foldctl.model import Span
+from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.times import iso_utc
 
 
@@ -27,7 +29,9 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
         obj["source"] = source
     obj["locator"] = row.locator
     obj["span"] = row.span
+    obj["chain"] = list(row.chain)
     obj["depth"] = row.depth
+    obj["occurrence"] = row.occurrence
     obj["digest"] = digest(row.message)
     if row.context.placement != "placed":
         obj["placement"] = row.context.placement
@@ -229,8 +233,11 @@ SPAN_COLUMNS: Final = (
 STAGE_COLUMNS: Final = ("stageId", "span", "runId", "iteration", "model", "foldedAt")
 
 
-def spans_table(graph: FoldGraph) -> Table:
-    return Table(span_rows(graph), SPAN_COLUMNS)
+def spans_table(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Table:
+    rows = span_rows(graph)
+    if folds.active:
+        rows = [row for row, span in zip(rows, graph.spans, strict=True) if folds.selects(span)]
+    return Table(rows, SPAN_COLUMNS)
 
 
 def stages_table(graph: FoldGraph) -> Table:

@@ -21,6 +21,7 @@ TEXT_COLUMNS: Final = (
     "kind",
     "savedAt",
     "messageCount",
+    "liveMessages",
     "owner",
     "folds",
     "findings",

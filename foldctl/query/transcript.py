@@ -7,11 +7,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from foldctl.digest import PREFIX
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Event, Row, walk, walk_floating, walk_one
-from foldctl.query.locate import locator_for_digest
+from foldctl.graph.walk import Event, Row, walk, walk_floating, walk_name
+from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.records import message_object
+from foldctl.times import iso_utc
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,8 @@ class Transcript:
     """The expanded transcript as walk events, and its rows as message objects."""
 
     events: Iterable[Event]
+    #: what a transcript's header says: source, run, checkpoint time and counts
+    facts: dict[str, Any] | None = None
 
     def records(self) -> Iterator[dict[str, Any]]:
         for event in self.events:
@@ -36,18 +38,51 @@ def transcript(
     only: str | None = None,
     keep_frames: bool = False,
     include_detached: bool = False,
+    folds: FoldFilter = NO_FILTER,
 ) -> Transcript:
-    """The transcript ``expand`` prints: all of it, or the one summary ``only`` names (a
-    locator or a digest), at most ``depth`` levels of folds, frames kept or not, then
-    (``include_detached``) the originals of detached and orphan spans."""
+    """The transcript ``expand`` prints: all of it, or what ``only`` names (a message, a
+    span ``fN`` or a digest; see :func:`foldctl.graph.walk.walk_name`), at most ``depth``
+    levels of folds, frames kept or not, then (``include_detached``) the originals of
+    detached and orphan spans; with ``folds``, only the folds that pass it
+    (:mod:`foldctl.query.filters`)."""
     events: Iterator[Event]
     if only is not None:
-        if only.startswith(PREFIX):
-            only = locator_for_digest(graph, only)
-        events = walk_one(graph, only, max_depth=depth, keep_frames=keep_frames)
+        events = walk_name(graph, only, max_depth=depth, keep_frames=keep_frames)
     else:
         events = walk(graph, max_depth=depth, keep_frames=keep_frames)
     if include_detached:
         floating = walk_floating(graph, max_depth=depth, keep_frames=keep_frames)
         events = itertools.chain(events, floating)
-    return Transcript(events)
+    if folds.active:
+        events = _filtered(events, folds, graph)
+    return Transcript(events, transcript_facts(graph))
+
+
+def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
+    """Source, run, checkpoint time and counts: what makes a pasted transcript stand alone."""
+    cp = graph.checkpoint
+    spans = graph.spans
+    return {
+        "source": cp.source,
+        "shape": cp.shape,
+        "runId": cp.run_id,
+        "checkpointedAt": iso_utc(cp.checkpointed_at),
+        "liveMessages": len(cp.history),
+        "spans": len(spans),
+        "retained": sum(1 for s in spans if s.retained == "conversation"),
+        "discarded": sum(1 for s in spans if s.retained == "discard"),
+        "foldedMessages": sum(len(s.messages or ()) for s in spans),
+        "maxDepth": max((p.depth for p in graph.places), default=0),
+    }
+
+
+def _filtered(events: Iterator[Event], folds: FoldFilter, graph: FoldGraph) -> Iterator[Event]:
+    """The events of the folds that pass: their boundaries and their messages."""
+    last: object = None
+    passes = False
+    for event in events:
+        if event.context is not last:
+            last = event.context
+            passes = folds.context_passes(event.context, graph.spans)
+        if passes:
+            yield event

@@ -36,6 +36,7 @@ class Output:
 
     out: BinaryIO
     color: bool = False
+    terminal: bool = False  # a person reads it: JSON is indented, as jq and gh do
 
 
 class Documented(Protocol):

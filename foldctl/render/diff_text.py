@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from foldctl import jsoncodec
+from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
 from foldctl.query.diff import KINDS, DiffResult
 from foldctl.render import Line, Output
@@ -100,7 +101,7 @@ def detail(d: dict[str, Any]) -> str:
         joined = "" if d["oldSpan"] is None else f", joined span {d['oldSpan']} in OLD"
         return f"fingerprint {d['fingerprint']}; {was}{joined}"
     if kind == "live-changed":
-        return f"{', '.join(visible(f) for f in d['fields'])} changed: {_snippet(d['newMessage'])}"
+        return f"{', '.join(visible(f) for f in d['fields'])} changed"
     return _snippet(d.get("message"))
 
 
@@ -182,6 +183,49 @@ def diff_lines(result: DiffResult, *, unicode: bool = False) -> Iterator[Line]:
         yield [(f"{_TITLES[kind]} ({len(group)})", "bold")]
         for d in group:
             yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + detail(d), None)]
+            yield from _changed_messages(result, d)
+
+
+def _message_at(graph: FoldGraph, locator: str | None) -> Any:
+    if locator is None:
+        return None
+    name = parse(locator)
+    if not isinstance(name, MessageName):
+        return None
+    messages = graph.container_messages(name.container)
+    return messages[name.index] if name.index < len(messages) else None
+
+
+def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
+    """Under a difference, each message it concerns: its locator on each side and an
+    excerpt of the old and the new text."""
+    if d["kind"] == "span-messages-changed":
+        for r in d["removed"]:
+            message = _message_at(result.old, r["locator"])
+            lost = "; now nowhere in NEW" if r["lost"] else ""
+            yield [
+                ("      - ", "red"),
+                (f"OLD {r['locator']} {visible(str(r['role']))}{lost}: ", "red"),
+                (_snippet(message), None),
+            ]
+        for r in d["added"]:
+            message = _message_at(result.new, r["locator"])
+            yield [
+                ("      + ", "green"),
+                (f"NEW {r['locator']} {visible(str(r['role']))}: ", "green"),
+                (_snippet(message), None),
+            ]
+    elif d["kind"] == "live-changed":
+        yield [
+            ("      - ", "red"),
+            (f"OLD {d['oldLocator']}: ", "red"),
+            (_snippet(d["oldMessage"]), None),
+        ]
+        yield [
+            ("      + ", "green"),
+            (f"NEW {d['newLocator']}: ", "green"),
+            (_snippet(d["newMessage"]), None),
+        ]
 
 
 def diff(result: DiffResult, output: Output) -> None:

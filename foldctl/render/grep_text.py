@@ -3,19 +3,29 @@ fold that hid the message."""
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from foldctl.query.grep import GrepRun, Hit, Match
 from foldctl.query.locate import where
 from foldctl.render import Line, Output
+from foldctl.render.cells import ELLIPSIS, truncate
 from foldctl.render.sink import text_lines, write_lines
+from foldctl.render.text import MAX_CELL
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
 
+#: A matched line longer than this is shown as windows around its matches.
+MAX_LINE = 240
+_AROUND = 60  # characters shown on each side of a match in a long line
+_MAX_SHOWN = 100  # characters of one match shown in a long line
+
 
 def _context(hit: Hit, sep: str) -> str | None:
-    """The line under a hit that says which fold hid the message (None for live messages)."""
+    """The line under a hit that says which fold hid the message (None for live messages):
+    the innermost span, and for a nested one its depth and the outermost span."""
     row, graph = hit.row, hit.graph
     parts: list[str] = []
     if row.frame is not None:
@@ -23,57 +33,97 @@ def _context(hit: Hit, sep: str) -> str | None:
         if joined is None:
             parts.append("a summary frame that joins no span (unresolved)")
         else:
-            model = graph.spans[joined].model
+            model = truncate(visible(graph.spans[joined].model), MAX_CELL)
             parts.append(
-                f"the summary frame of span {joined}, written by {visible(model)}: "
+                f"the summary frame of span {joined}, written by {model}: "
                 f"a claim, not the conversation ({row.frame.resolution})"
             )
     if row.span is not None:
         span = graph.spans[row.span]
-        place = where(row)
+        ctx = row.context
         text = (
-            f"folded away by span {span.index}{sep}{visible(span.model)}{sep}"
-            f"{iso_utc(span.folded_at_ms)}{sep}{span.retained}"
+            f"folded away by span {span.index}{sep}{truncate(visible(span.model), MAX_CELL)}"
+            f"{sep}{iso_utc(span.folded_at_ms)}{sep}{span.retained}"
         )
-        chain = row.context.chain()
-        if len(chain) > 1:
-            text += f"{sep}{len(chain)} folds deep (spans {' > '.join(map(str, chain))})"
-        if place != "folded":
-            text += f"{sep}{place}: {graph.places[chain[0]].reason}"
+        if ctx.depth > 1:
+            text += f"{sep}depth {ctx.depth}, outermost span {ctx.outermost}"
+        if ctx.occurrence > 1:
+            text += f"{sep}replay {ctx.occurrence} of these messages"
+        place = where(row)
+        if place != "folded" and ctx.outermost is not None:
+            text += f"{sep}{place}: {truncate(graph.places[ctx.outermost].reason, 120)}"
         parts.append(text)
     return "; ".join(parts) if parts else None
 
 
-def _highlight(line: str, ranges: list[tuple[int, int]]) -> Line:
-    """A line of content with the matched ranges styled, every piece made visible."""
-    segments: Line = []
-    pos = 0
+def _windows(length: int, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of a long line to show: each match with some text around it, merged."""
+    out: list[tuple[int, int]] = []
     for start, end in ranges:
+        lo = max(0, start - _AROUND)
+        hi = min(length, min(end, start + _MAX_SHOWN) + _AROUND)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+        if len(out) >= 3:
+            break
+    return out
+
+
+def _highlight(line: str, ranges: list[tuple[int, int]]) -> Line:
+    """A line with the matched ranges styled, every piece made visible; a long line is cut
+    to windows around its first matches, with ``…`` where text is left out."""
+    if len(line) <= MAX_LINE:
+        return _painted(line, ranges, 0, len(line))
+    segments: Line = []
+    shown = _windows(len(line), ranges)
+    for n, (lo, hi) in enumerate(shown):
+        if lo > 0 and (n == 0 or lo > shown[n - 1][1]):
+            segments.append((ELLIPSIS, "dim"))
+        segments += _painted(
+            line, [(max(a, lo), min(b, hi)) for a, b in ranges if a < hi and b > lo], lo, hi
+        )
+    if shown and shown[-1][1] < len(line):
+        left = len(ranges) - sum(1 for a, _ in ranges if a < shown[-1][1])
+        segments.append((ELLIPSIS + (f" ({left} more matches)" if left > 0 else ""), "dim"))
+    return segments
+
+
+def _painted(line: str, ranges: list[tuple[int, int]], lo: int, hi: int) -> Line:
+    segments: Line = []
+    pos = lo
+    for start, end in ranges:
+        start, end = max(start, lo), min(end, hi)
         if start > pos:
             segments.append((visible(line[pos:start]), None))
         if end > start:
-            segments.append((visible(line[start:end]), "bold red"))
+            shown = line[start:end]
+            if len(shown) > _MAX_SHOWN:
+                shown = shown[:_MAX_SHOWN] + ELLIPSIS
+            segments.append((visible(shown), "bold red"))
         pos = max(pos, end)
-    if pos < len(line) or not segments:
-        segments.append((visible(line[pos:]), None))
+    if pos < hi or not segments:
+        segments.append((visible(line[pos:hi]), None))
     return segments
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in _NEWLINE.finditer(text))]
+
+
+_NEWLINE = re.compile("\n")
 
 
 def _matched_lines(
     text: str, matches: Sequence[Match]
 ) -> Iterator[tuple[str, list[tuple[int, int]]]]:
     """Each line of ``text`` that a match touches, with the match ranges in that line."""
-    starts = [0]
-    for n, char in enumerate(text):
-        if char == "\n":
-            starts.append(n + 1)
+    starts = _line_starts(text)
     ends = [s - 1 for s in starts[1:]] + [len(text)]
     touched: dict[int, list[tuple[int, int]]] = {}
-    line_no = 0
     for m in sorted(matches, key=lambda m: m.start):
-        while line_no + 1 < len(starts) and starts[line_no + 1] <= m.start:
-            line_no += 1
-        n = line_no
+        n = bisect.bisect_right(starts, m.start) - 1
         while True:
             lo, hi = max(m.start, starts[n]), min(m.end, ends[n])
             touched.setdefault(n, []).append((lo - starts[n], max(lo, hi) - starts[n]))
@@ -84,20 +134,49 @@ def _matched_lines(
         yield text[starts[n] : ends[n]], touched[n]
 
 
+def _first_line(hit: Hit) -> str:
+    content = hit.row.message.get("content")
+    text = content if isinstance(content, str) else ""
+    return text.split("\n", 1)[0]
+
+
 def hit_lines(hit: Hit, *, unicode: bool = False) -> Iterator[Line]:
-    """``source:locator:role: line`` for each matching line, then the fold context.
+    """``source:locator:role: line`` for each matching line, then the fold context; a
+    context neighbour (``-A``/``-B``/``-C``) or an inverted match (``-v``) is its first
+    line, with ``-`` after the locator for a neighbour, as grep marks context lines.
 
     ``unicode`` picks the separators (a terminal gets ``·`` and ``↳``, a pipe ASCII)."""
-    role = visible(str(hit.row.message.get("role", "?")))
-    head = f"{visible(hit.source)}:{hit.row.locator}:"
+    role_value = hit.row.message.get("role", "?")
+    role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
+    mark = "-" if hit.context else ":"
+    head = f"{visible(hit.source)}{mark}{hit.row.locator}{mark}"
+    if not hit.texts:
+        yield [(head, "magenta"), (f"{role}{mark} ", "cyan"), *_highlight(_first_line(hit), [])]
+        if hit.context:
+            return
     for name in hit.texts:
         matches = [m for m in hit.matches if m.field == name]
-        label = role if name == "content" else f"{role}:{visible(name)}"
+        label = role if name == "content" else f"{role}:{truncate(visible(name), MAX_CELL)}"
         for line, ranges in _matched_lines(hit.texts[name], matches):
             yield [(head, "magenta"), (f"{label}: ", "cyan"), *_highlight(line, ranges)]
+    if hit.match_count > len(hit.matches):
+        yield [
+            ("    ", None),
+            (f"({hit.match_count} matches; the first {len(hit.matches)} shown)", "dim"),
+        ]
     context = _context(hit, " · " if unicode else " | ")
     if context is not None:
         yield [("    ↳ " if unicode else "    -> ", "dim"), (context, "dim")]
+
+
+def grep_lines(hits: Iterable[Hit], *, unicode: bool, grouped: bool) -> Iterator[Line]:
+    """Every hit's lines; with context asked for, ``--`` between groups, as grep does."""
+    started = False
+    for hit in hits:
+        if grouped and started and hit.first_of_group:
+            yield [("--", "dim")]
+        started = True
+        yield from hit_lines(hit, unicode=unicode)
 
 
 def source_lines(rows: Iterable[dict[str, Any]]) -> Iterator[Line]:
@@ -112,8 +191,8 @@ def source_lines(rows: Iterable[dict[str, Any]]) -> Iterator[Line]:
 def grep(result: GrepRun, output: Output) -> None:
     """Hits as ``source:locator:role: line``; with a count or a listing, one source a line."""
     if result.mode == "hits":
-        lines = (line for hit in result.hits() for line in hit_lines(hit, unicode=output.color))
-        text_lines(lines, output)
+        grouped = bool(result.query is not None and (result.query.before or result.query.after))
+        text_lines(grep_lines(result.hits(), unicode=output.color, grouped=grouped), output)
     else:
         rows, _ = result.table()
         write_lines(source_lines(rows), output.out, color=False)

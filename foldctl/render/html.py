@@ -25,7 +25,6 @@ job; writing the page is the command line's.
 from __future__ import annotations
 
 import html
-import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -39,6 +38,7 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
 from foldctl.query.records import overview
 from foldctl.render import Output
+from foldctl.render.fields import as_text, call_rest, other_fields, pretty, tool_calls
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
 
@@ -572,16 +572,15 @@ def _tree(w: Writer, doc: dict[str, Any], anchors: _Anchors) -> None:
 
 
 def _frame_cell(w: Writer, frame: str | None, placement: str, anchors: _Anchors) -> None:
-    """Where a span's frame sits: the last step of its locator (the whole path as a tooltip)."""
+    """Where a span's frame sits: its locator, linked to it."""
     if frame is None:
         w.text(placement)
         return
-    last = frame.rsplit(">", 1)[-1]
     anchor = anchors.for_locator(frame)
     if anchor is None:
-        w.el("span", last, {"title": frame})
+        w.el("span", frame)
     else:
-        w.el("a", last, {"href": f"#{anchor}", "title": frame})
+        w.el("a", frame, {"href": f"#{anchor}"})
 
 
 def _timeline(w: Writer, graph: FoldGraph, anchors: _Anchors) -> None:
@@ -730,6 +729,11 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
     }
     kept = "no originals retained" if span.messages is None else f"{len(span.messages)} originals"
     label = f"span {span.index}"
+    if ctx.occurrence > 1:
+        label += (
+            f" — replay {ctx.occurrence}: the same messages as at its first placement "
+            f"(through the frame at {event.first_frame or 'history'})"
+        )
     if event.reason:
         label += f" — {ctx.placement}: {event.reason}"
     line = (
@@ -755,25 +759,23 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
             w.el("strong", label)
             w.text(line)
             if ctx.depth > 1:
-                w.el("span", f" · depth {ctx.depth}", {"class": "muted"})
+                w.el(
+                    "span",
+                    f" · depth {ctx.depth}, outermost span {ctx.outermost}",
+                    {"class": "muted"},
+                )
             w.text(" ")
             _finding_badges(w, anchors.at_span.get(span.index, ()))
-    facts: list[tuple[str, str]] = [
-        ("span", str(span.index)),
-        ("placement", place.placement + (f" ({place.reason})" if place.reason else "")),
-        ("summaryFingerprint", span.fingerprint),
-        ("model", span.model),
-        ("messageCount", str(span.message_count)),
-        ("retained", span.retained),
-        ("runId", span.run_id),
-        ("iteration", str(span.iteration)),
-        ("foldedAt", f"{iso_utc(span.folded_at_ms)} ({span.folded_at_ms} ms)"),
-        ("removedStageIds", ", ".join(span.removed_stage_ids) or "(none)"),
-    ]
-    with w.tag("dl", {"class": "fields facts"}):
-        for name, value in facts:
-            w.el("dt", name)
-            w.el("dd", value, {"class": "mono" if name != "model" else None})
+    # The facts the summary line does not carry, on one line: a page of a chain a
+    # thousand folds deep stays within twice the checkpoint's size.
+    placement = place.placement + (f" ({place.reason})" if place.reason else "")
+    w.el(
+        "p",
+        f"{span.retained} · {placement} · summaryFingerprint {span.fingerprint} · "
+        f"foldedAtMs {span.folded_at_ms} · removedStageIds "
+        f"{', '.join(span.removed_stage_ids) or '(none)'}",
+        {"class": "facts mono"},
+    )
     if span.messages is None:
         w.el(
             "p",
@@ -803,7 +805,7 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
     locator = row.locator
     anchor = anchors.unique(anchor_id(locator))
     role = m.get("role")
-    role_text = role if isinstance(role, str) else json.dumps(role)
+    role_text = role if isinstance(role, str) else as_text(role)
     role_class = role if role in _ROLES else "other"
     classes = ["msg", f"role-{role_class}"]
     frame = row.frame
@@ -814,7 +816,6 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
     attrs: dict[str, AttrValue] = {
         "class": " ".join(classes),
         "id": anchor,
-        "data-locator": locator,
         "data-role": role_class,
         "data-resolution": frame.resolution if frame is not None else None,
     }
@@ -823,8 +824,14 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
             w.el("a", locator, {"class": "loc mono", "href": f"#{anchor}"})
             w.el("span", role_text, {"class": f"role role-{role_class}"})
             tool = m.get("toolName")
-            if tool is not None:
-                w.el("span", tool if isinstance(tool, str) else json.dumps(tool), {"class": "mono"})
+            if isinstance(tool, str):
+                w.el("span", tool, {"class": "mono"})
+            if row.occurrence > 1:
+                w.el(
+                    "span",
+                    f"replay {row.occurrence}: the same record message as at the first placement",
+                    {"class": "badge warn"},
+                )
             if frame is not None:
                 label = _RESOLUTION_LABEL[frame.resolution].format(
                     span=frame.span, fp=frame.fingerprint
@@ -835,7 +842,7 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
             w.el(
                 "code",
                 digest(m),
-                {"class": "digest", "title": "digest: xxh3-128 of the message's canonical JSON"},
+                {"class": "digest"},
             )
         content = m.get("content")
         if isinstance(content, str) and content:
@@ -851,36 +858,27 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
                 f"stages {', '.join(span.removed_stage_ids) or '(none)'}",
                 {"class": "empty"},
             )
-        calls = m.get("toolCalls")
-        call_list = (
-            calls if isinstance(calls, list) and all(isinstance(c, dict) for c in calls) else None
-        )
-        if call_list:
+        calls = tool_calls(m)
+        if calls:
             with w.tag("ul", {"class": "calls"}):
-                for call in call_list:
+                for call in calls:
                     with w.tag("li"):
-                        w.el("strong", _as_text(call.get("name", "(no name)")))
+                        w.el("strong", as_text(call.get("name", "(no name)")))
                         if "id" in call:
                             w.text(" ")
-                            w.el("code", _as_text(call["id"]))
+                            w.el("code", as_text(call["id"]))
                         if "args" in call:
-                            w.el("pre", _pretty(call["args"]), {"class": "args"})
-                        rest = {k: v for k, v in call.items() if k not in ("name", "id", "args")}
+                            w.el("pre", pretty(call["args"]), {"class": "args"})
+                        rest = call_rest(call)
                         if rest:
-                            w.el("pre", _pretty(rest), {"class": "args"})
-        extra = [
-            (k, v)
-            for k, v in m.items()
-            if k not in _SHOWN_KEYS and not (k == "toolCalls" and call_list is not None)
-        ]
-        if not isinstance(content, str) and "content" in m:
-            extra.insert(0, ("content", content))
+                            w.el("pre", pretty(rest), {"class": "args"})
+        extra = other_fields(m)
         if extra:
             with w.tag("dl", {"class": "fields"}):
                 for key, value in extra:
                     w.el("dt", key)
                     with w.tag("dd"):
-                        w.el("pre", _pretty(value) if not isinstance(value, str) else value)
+                        w.el("pre", value if isinstance(value, str) else pretty(value))
 
 
 def _finding_badges(w: Writer, found: Iterable[tuple[int, Finding]]) -> None:
@@ -890,11 +888,3 @@ def _finding_badges(w: Writer, found: Iterable[tuple[int, Finding]]) -> None:
             f"{f.severity}: {f.code}",
             {"class": f"badge finding sev-{_slug(f.severity)}", "href": f"#finding-{n}"},
         )
-
-
-def _as_text(value: Any) -> str:
-    return value if isinstance(value, str) else _pretty(value)
-
-
-def _pretty(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)

@@ -11,27 +11,42 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from foldctl.graph.walk import Event, FoldEnd, FoldStart
+from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.query.records import Overview
 from foldctl.query.transcript import Transcript
 from foldctl.render import Output
+from foldctl.render.fields import as_text, call_rest, content_text, other_fields, pretty, tool_calls
 from foldctl.render.sink import markdown_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
 
 _TICKS = re.compile("`+")
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
+# What would change the rendering inside a line: backslash escapes, code spans,
+# emphasis (``*``; ``_`` only where it can open or close emphasis, not inside a word),
+# links and images, raw HTML and autolinks, table cells, strikethrough, entities.
+_MD_SPECIAL = re.compile(r"[\\`*\[\]<>|~]|(?<!\w)_|_(?!\w)|&(?=#?\w+;)")
 
 
 def inline(text: str) -> str:
-    """Text safe in a markdown line: visible, specials backslash-escaped, one line."""
-    return _MD_SPECIAL.sub(r"\\\1", visible(text).replace("\n", " "))
+    """Text safe in a markdown line: visible, on one line, with only the characters that
+    would change the rendering escaped (ids, timestamps and snake_case stay as written)."""
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(), visible(text).replace("\n", " "))
 
 
-def fenced(text: str) -> str:
-    longest = max((len(m.group()) for m in _TICKS.finditer(text)), default=0)
+def code(text: str) -> str:
+    """Text as an inline code span (its fence longer than any backtick run in it)."""
+    shown = visible(text).replace("\n", " ")
+    longest = max((len(m.group()) for m in _TICKS.finditer(shown)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") or not shown.strip() else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
+def fenced(text: str, info: str = "text") -> str:
+    shown = visible(text)
+    longest = max((len(m.group()) for m in _TICKS.finditer(shown)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{visible(text)}\n{fence}"
+    return f"{fence}{info}\n{shown}\n{fence}"
 
 
 def overview(doc: dict[str, Any]) -> Iterator[str]:
@@ -90,40 +105,103 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
         )
 
 
-def transcript(events: Iterable[Event]) -> Iterator[str]:
+def header(facts: dict[str, Any]) -> Iterator[str]:
+    """The head of a transcript, so a pasted transcript stands alone."""
+    yield f"# Transcript of {code(str(facts['runId']))}"
+    yield ""
+    yield f"- source: {code(str(facts['source']))} ({facts['shape']})"
+    yield f"- checkpointed at: {facts['checkpointedAt']}"
+    yield (
+        f"- {facts['liveMessages']} live messages; {facts['spans']} folds "
+        f"({facts['retained']} retained, {facts['discarded']} discarded); "
+        f"{facts['foldedMessages']} folded messages kept; deepest nesting {facts['maxDepth']}"
+    )
+    yield (
+        "- summaries are claims written by a model, not the conversation; each is followed "
+        "by the originals it stands for"
+    )
+    yield ""
+
+
+def _fold_line(event: FoldStart) -> str:
+    span, ctx = event.span, event.context
+    parts = [f"**fold: span {span.index}**"]
+    if ctx.depth > 1:
+        parts.append(f"depth {ctx.depth} (outermost span {ctx.outermost})")
+    parts += [
+        f"model {code(span.model)}",
+        f"{span.message_count} messages",
+        span.retained,
+        f"run {code(span.run_id)}",
+        f"iteration {span.iteration}",
+        iso_utc(span.folded_at_ms),
+    ]
+    line = " · ".join(parts)
+    if event.first_frame is not None or ctx.occurrence > 1:
+        line += (
+            f" — **replay {ctx.occurrence}**: the same messages as at the first placement "
+            f"(frame {code(event.first_frame or 'history')}); this one is through frame "
+            f"{code(ctx.frame_locator or '?')}"
+        )
+    if event.reason:
+        line += f" ({ctx.placement}: {inline(event.reason)})"
+    return line
+
+
+def _message(row: Row) -> Iterator[str]:
+    m = row.message
+    role = m.get("role")
+    title = f"### {code(row.locator)} {inline(role) if isinstance(role, str) else '(no role)'}"
+    tool = m.get("toolName")
+    if isinstance(tool, str):
+        title += f" ({code(tool)})"
+    if row.occurrence > 1:
+        title += f" — replay {row.occurrence}"
+    if row.frame is not None:
+        title += f" — summary frame, {row.frame.resolution}"
+        if row.frame.span is not None:
+            title += f" (span {row.frame.span})"
+    yield title
+    yield ""
+    content = content_text(m)
+    if content:
+        yield fenced(content)
+        yield ""
+    for call in tool_calls(m) or ():
+        head = f"- tool call {code(as_text(call.get('name')))}"
+        if "id" in call:
+            head += f" (id {code(as_text(call['id']))})"
+        yield head
+        yield ""
+        if "args" in call:
+            yield fenced(pretty(call["args"]), "json")
+            yield ""
+        rest = call_rest(call)
+        if rest:
+            yield fenced(pretty(rest), "json")
+            yield ""
+    for key, value in other_fields(m):
+        yield f"- {code(key)}:"
+        yield ""
+        yield fenced(
+            value if isinstance(value, str) else pretty(value),
+            "text" if isinstance(value, str) else "json",
+        )
+        yield ""
+
+
+def transcript(events: Iterable[Event], facts: dict[str, Any] | None = None) -> Iterator[str]:
+    if facts is not None:
+        yield from header(facts)
     for event in events:
         if isinstance(event, FoldStart):
-            span = event.span
-            yield (
-                f"**{'↳ ' * (event.context.depth - 1)}fold: span {span.index}** — "
-                f"{inline(span.model)}, {span.message_count} "
-                f"messages, {span.retained}, run {inline(span.run_id)}, iteration "
-                f"{span.iteration}, {iso_utc(span.folded_at_ms)}"
-                + (f" ({event.context.placement}: {event.reason})" if event.reason else "")
-            )
+            yield _fold_line(event)
             yield ""
-            continue
-        if isinstance(event, FoldEnd):
+        elif isinstance(event, FoldEnd):
             yield f"*end of span {event.span.index}*"
             yield ""
-            continue
-        m = event.message
-        title = f"### `{event.locator}` {inline(str(m.get('role')))}"
-        if "toolName" in m:
-            title += f" ({inline(str(m['toolName']))})"
-        if event.frame is not None:
-            title += f" — summary frame, {event.frame.resolution}"
-        yield title
-        yield ""
-        content = m.get("content")
-        if isinstance(content, str) and content:
-            yield fenced(content)
-            yield ""
-        for call in m.get("toolCalls") or ():
-            if isinstance(call, dict):
-                yield f"- tool call {inline(str(call.get('name')))}"
-        if m.get("toolCalls"):
-            yield ""
+        else:
+            yield from _message(event)
 
 
 def show(result: Overview, output: Output) -> None:
@@ -131,4 +209,4 @@ def show(result: Overview, output: Output) -> None:
 
 
 def expand(result: Transcript, output: Output) -> None:
-    markdown_lines(transcript(result.events), output)
+    markdown_lines(transcript(result.events, result.facts), output)

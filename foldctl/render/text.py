@@ -10,13 +10,14 @@ import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from foldctl import jsoncodec
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.model import FRAME_PREFIX
 from foldctl.query.fingerprints import Fingerprints
 from foldctl.query.records import Overview, Table
 from foldctl.query.transcript import Transcript
 from foldctl.render import Line, Output
+from foldctl.render.cells import brief, pad, truncate, width
+from foldctl.render.fields import as_text, call_rest, content_text, other_fields, tool_calls
 from foldctl.render.sink import text_lines, write_chunks
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
@@ -39,22 +40,28 @@ def _fmt(value: Any) -> str:
     if value is None:
         return "-"
     if isinstance(value, list):
-        return ",".join(_fmt(v) for v in value) or "-"
+        return brief([_fmt(v) for v in value]) or "-"
     return visible(str(value))
 
 
+#: The widest a table cell is drawn; longer values end in an ellipsis (machine formats
+#: carry them whole), so one outlier does not pad every row.
+MAX_CELL = 40
+
+
 def table_lines(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Iterator[Line]:
-    """Aligned columns with a header; the last column is not padded."""
-    cells = [[_fmt(row.get(c)) for c in columns] for row in rows]
-    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    """Aligned columns with a header; long cells cut with an ellipsis; the last column is
+    not padded.  Widths are display columns (wide characters count two)."""
+    cells = [[truncate(_fmt(row.get(c)), MAX_CELL) for c in columns] for row in rows]
+    widths = [max([width(c)] + [width(r[i]) for r in cells]) for i, c in enumerate(columns)]
     last = len(columns) - 1
 
-    def pad(i: int, text: str) -> str:
-        return text if i == last else text.ljust(widths[i])
+    def cell(i: int, text: str) -> str:
+        return text if i == last else pad(text, widths[i])
 
-    yield [("  ".join(pad(i, c) for i, c in enumerate(columns)), "bold")]
+    yield [("  ".join(cell(i, c) for i, c in enumerate(columns)), "bold")]
     for r in cells:
-        yield [("  ".join(pad(i, c) for i, c in enumerate(r)), None)]
+        yield [("  ".join(cell(i, c) for i, c in enumerate(r)), None)]
 
 
 #: Nesting drawn as bars up to this depth; deeper levels say their depth instead, so a
@@ -69,12 +76,45 @@ def _indent(depth: int, unicode: bool) -> str:
     return bar * (MAX_DRAWN_DEPTH - 1) + f"{bar.strip()}{depth} "
 
 
+#: The fold tree shows at most this many spans: the first ones and the last few, with
+#: a line saying how many are left out (``spans`` and ``--format json`` list them all).
+MAX_TREE = 40
+_TREE_TAIL = 8
+
+
 def _span_line(node: dict[str, Any]) -> str:
     return (
-        f"span {node['span']}  {visible(str(node['model']))}  {node['messageCount']} msg  "
-        f"{node['retained']}  run {visible(str(node['runId']))}  iter {node['iteration']}  "
+        f"span {node['span']}  {truncate(visible(str(node['model'])), MAX_CELL)}  "
+        f"{node['messageCount']} msg  {node['retained']}  "
+        f"run {truncate(visible(str(node['runId'])), MAX_CELL)}  iter {node['iteration']}  "
         f"{node['foldedAt']}"
     )
+
+
+def _tree_lines(tree: list[dict[str, Any]], unicode: bool) -> Iterator[Line]:
+    branch = "└─ " if unicode else "`- "
+    shown = tree
+    if len(tree) > MAX_TREE:
+        shown = [*tree[: MAX_TREE - _TREE_TAIL], {}, *tree[-_TREE_TAIL:]]
+    for node in shown:
+        if not node:
+            left_out = len(tree) - MAX_TREE + 1
+            yield [
+                ("  ... ", "dim"),
+                (f"{left_out} more spans (all of them: foldctl spans, or --format json)", "dim"),
+            ]
+            continue
+        depth = node["depth"]
+        where = node["frame"] or node["placement"].upper()
+        style = None if node["placement"] == "placed" else "yellow"
+        prefix = "  " + "   " * (min(depth, MAX_DRAWN_DEPTH) - 1) + branch
+        line: Line = [(prefix, "dim")]
+        if depth > MAX_DRAWN_DEPTH:
+            line.append((f"depth {depth}  ", "dim"))
+        line += [(f"{where}  ", "cyan"), (_span_line(node), style)]
+        if node["replays"]:
+            line.append((f"  (frame also at {node['replays']} other place(s))", "yellow"))
+        yield line
 
 
 def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
@@ -105,22 +145,15 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     )
     if not doc["foldedPresent"]:
         yield field("", "no `folded` on this checkpoint: never folded, or stored before 8.2")
-    yield field("runs", f"{len(doc['runs'])}: " + ", ".join(visible(r) for r in doc["runs"]))
-    yield field("models", ", ".join(visible(m) for m in doc["models"]) or "-")
+    runs = [truncate(visible(r), MAX_CELL) for r in doc["runs"]]
+    yield field("runs", f"{len(runs)}: {brief(runs)}")
+    models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
+    yield field("models", (f"{len(models)}: " if len(models) > 1 else "") + (brief(models) or "-"))
     yield []
     yield [("fold tree", "bold")]
     if not doc["tree"]:
         yield [("  (no folds)", "dim")]
-    branch = "└─ " if unicode else "`- "
-    for node in doc["tree"]:
-        depth = node["depth"]
-        where = node["frame"] or node["placement"].upper()
-        style = None if node["placement"] == "placed" else "yellow"
-        prefix = "  " + ("   " * (depth - 1)) + branch
-        line: Line = [(prefix, "dim"), (f"{where}  ", "cyan"), (_span_line(node), style)]
-        if node["replays"]:
-            line.append((f"  (frame also at {node['replays']} other place(s))", "yellow"))
-        yield line
+    yield from _tree_lines(doc["tree"], unicode)
     yield []
     yield from _findings_lines(doc)
 
@@ -142,20 +175,38 @@ def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
     yield [("", None), (f"{scope}run `{visible(command)}` for the full audit", "dim")]
 
 
+def _where(depth: int, outermost: int | None, sep: str) -> str:
+    """The depth and the outermost span, for a fold deeper than one level."""
+    if depth <= 1 or outermost is None:
+        return ""
+    return f"depth {depth}{sep}outermost span {outermost}{sep}"
+
+
 def _fold_header(event: FoldStart, unicode: bool) -> Line:
-    span = event.span
-    bar = _indent(event.context.depth - 1, unicode)
+    span, ctx = event.span, event.context
+    sep = " · " if unicode else " | "
+    bar = _indent(ctx.depth - 1, unicode)
     corner = "┌─ " if unicode else "+- "
     text = (
-        f"fold: span {span.index} · {visible(span.model)} · {span.message_count} msg · "
-        f"{span.retained} · run {visible(span.run_id)} · iter {span.iteration} · "
-        f"{iso_utc(span.folded_at_ms)}"
+        f"fold: span {span.index}{sep}{_where(ctx.depth, ctx.outermost, sep)}"
+        f"{truncate(visible(span.model), MAX_CELL)}{sep}{span.message_count} msg{sep}"
+        f"{span.retained}{sep}run {truncate(visible(span.run_id), MAX_CELL)}{sep}"
+        f"iter {span.iteration}{sep}{iso_utc(span.folded_at_ms)}"
     )
-    if not unicode:
-        text = text.replace(" · ", " | ")
     line: Line = [(bar + corner, "dim"), (text, "bold yellow")]
+    if event.first_frame is not None or ctx.occurrence > 1:
+        first = event.first_frame or "history"
+        here = ctx.frame_locator or "?"
+        line.append(
+            (
+                f"  (replay {ctx.occurrence}: the same messages as span {span.index} at its "
+                f"first placement, through the frame at {first}; this placement is through the "
+                f"frame at {here})",
+                "yellow",
+            )
+        )
     if event.reason:
-        line.append((f"  ({event.context.placement}: {event.reason})", "yellow"))
+        line.append((f"  ({ctx.placement}: {truncate(event.reason, 160)})", "yellow"))
     return line
 
 
@@ -174,15 +225,20 @@ def transcript(events: Iterable[Event], *, unicode: bool) -> Iterator[Line]:
 
 def _message(row: Row, unicode: bool) -> Iterator[Line]:
     bar = _indent(row.depth, unicode)
+    body = bar + "    "
     message = row.message
-    role = visible(str(message.get("role", "?")))
+    role = message.get("role", "?")
+    role_text = truncate(visible(role if isinstance(role, str) else as_text(role)), MAX_CELL)
     head: Line = [
         (bar, "dim"),
         (f"{row.locator} ", "dim"),
-        (role, _ROLE_STYLE.get(role, "bold")),
+        (role_text, _ROLE_STYLE.get(role_text, "bold")),
     ]
-    if "toolName" in message:
-        head.append((f" ({_fmt(message['toolName'])})", "magenta"))
+    tool = message.get("toolName")
+    if isinstance(tool, str):
+        head.append((f" ({truncate(visible(tool), MAX_CELL)})", "magenta"))
+    if row.occurrence > 1:
+        head.append((f"  (replay {row.occurrence})", "yellow"))
     if row.frame is not None:
         note = _RESOLUTION_NOTE[row.frame.resolution]
         joined = "" if row.frame.span is None else f" span {row.frame.span},"
@@ -193,19 +249,27 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
             )
         )
     yield head
-    content = message.get("content")
-    if isinstance(content, str) and content:
+    content = content_text(message)
+    if content:
         for text in content.split("\n"):
-            yield [(bar + "    ", "dim"), (visible(text), None)]
-    for call in message.get("toolCalls") or ():
-        if isinstance(call, dict):
-            args = jsoncodec.dumps(call.get("args")).decode("utf-8", "backslashreplace")
-            name = _fmt(call.get("name"))
-            yield [
-                (bar + "    ", "dim"),
-                (("→ " if unicode else "-> ") + name, "magenta"),
-                (f" {visible(args)}", None),
-            ]
+            yield [(body, "dim"), (visible(text), None)]
+    arrow = "→ " if unicode else "-> "
+    for call in tool_calls(message) or ():
+        name = call.get("name")
+        line: Line = [(body, "dim"), (arrow + visible(as_text(name)), "magenta")]
+        if "id" in call:
+            line.append((f" [{visible(as_text(call['id']))}]", "dim"))
+        if "args" in call:
+            line.append((f" {visible(as_text(call['args']))}", None))
+        rest = call_rest(call)
+        if rest:
+            line.append((f" {visible(as_text(rest))}", "dim"))
+        yield line
+    for key, value in other_fields(message):
+        lines = as_text(value).split("\n")
+        yield [(body, "dim"), (f"{visible(key)}: ", "dim"), (visible(lines[0]), None)]
+        for more in lines[1:]:
+            yield [(body + "  ", "dim"), (visible(more), None)]
 
 
 # --------------------------------------------------------------------------- renderers

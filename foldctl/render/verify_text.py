@@ -74,6 +74,11 @@ def report_lines(report: VerifyReport) -> Iterator[Line]:
     if totals["ignored"]:
         found += f" ({totals['ignored']} more ignored)"
     tail = f"failing at {report.fail_on} or above: exit {int(report.exit_status)}"
+    if totals["notCheckpoints"]:
+        tail = (
+            f"{_count(totals['notCheckpoints'], 'file')} in directories skipped (JSON, but not "
+            "a checkpoint); " + tail
+        )
     if totals["skipped"]:
         tail = (
             f"{_count(totals['skipped'], 'file')} skipped by exclude patterns "

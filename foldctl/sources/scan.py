@@ -46,6 +46,9 @@ class Expansion:
     entries: tuple[SourceSpec | FoldctlError, ...]
     #: files a directory scan passed over because they match an exclude pattern
     skipped: tuple[str, ...] = ()
+    #: the sources found by walking a directory (not named on the command line): one that
+    #: turns out not to be a checkpoint at all is passed over, not reported as unreadable
+    from_directories: frozenset[str] = frozenset()
 
     @property
     def sources(self) -> list[SourceSpec]:
@@ -65,6 +68,7 @@ class _Scan:
         self.excludes = tuple(excludes)
         self.entries: list[SourceSpec | FoldctlError] = []
         self.skipped: list[str] = []
+        self.walked: set[str] = set()
 
     def add_store(self, path: str) -> None:
         try:
@@ -99,6 +103,7 @@ class _Scan:
                         self.skipped.append(path)
                     else:
                         self.entries.append(path)
+                        self.walked.add(path)
                 elif lowered.endswith(STORE_SUFFIXES) and is_store(path):
                     if _excluded(name, relative, self.excludes):
                         self.skipped.append(path)
@@ -129,4 +134,4 @@ def scan_sources(
     scan = _Scan(excludes)
     for arg in args:
         scan.add_argument(arg)
-    return Expansion(tuple(scan.entries), tuple(scan.skipped))
+    return Expansion(tuple(scan.entries), tuple(scan.skipped), frozenset(scan.walked))

@@ -55,7 +55,7 @@ def test_show_tree_lists_every_span_nested(tmp_path: Path) -> None:
     # each level indents further, and names its frame's locator
     indents = [len(line) - len(line.lstrip()) for line in tree]
     assert indents == sorted(indents) and len(set(indents)) == 4
-    assert "h1>f3:0>f2:0>f1:0" in tree[-1]
+    assert "`- f1:0  span 0" in tree[-1]
     assert "4 spans: 4 retained, 0 discarded" in result.stdout
     assert "2 messages, 1 summary frame (0 unresolved)" in result.stdout
 
@@ -91,7 +91,9 @@ def test_expand_recovers_folded_messages_in_order(tmp_path: Path) -> None:
     assert [r["content"] for r in rows] == ["start", "original 0", "original 1", "original 2"]
     assert [r["span"] for r in rows] == [None, 0, 1, 2]
     assert [r["depth"] for r in rows] == [0, 3, 2, 1]
-    assert rows[1]["locator"] == "h1>f2:0>f1:0>f0:0"
+    assert rows[1]["locator"] == "f0:0"
+    assert [r["chain"] for r in rows] == [[], [2, 1, 0], [2, 1], [2]]
+    assert all(r["occurrence"] == 1 for r in rows)
     assert all(r["digest"].startswith("xxh3-128:") for r in rows)
 
 
@@ -101,21 +103,26 @@ def test_expand_keep_frames_and_depth(tmp_path: Path) -> None:
     frames = [r for r in kept if "resolution" in r]
     assert [(r["locator"], r["resolution"], r["joinsSpan"]) for r in frames] == [
         ("h1", "expanded", 2),
-        ("h1>f2:0", "expanded", 1),
-        ("h1>f2:0>f1:0", "expanded", 0),
+        ("f2:0", "expanded", 1),
+        ("f1:0", "expanded", 0),
     ]
     shallow = jsonl(run_cli("expand", source, "-f", "jsonl", "--depth", "1").stdout)
-    assert [r["locator"] for r in shallow] == ["h0", "h1>f2:0", "h1>f2:1"]
+    assert [r["locator"] for r in shallow] == ["h0", "f2:0", "f2:1"]
     assert shallow[1]["resolution"] == "depth-limit"
 
 
 def test_expand_only_one_summary(tmp_path: Path) -> None:
     source = write(tmp_path, chain(3))
-    rows = jsonl(run_cli("expand", source, "-f", "jsonl", "--only", "h1>f2:0").stdout)
-    assert [r["content"] for r in rows] == ["original 0", "original 1"]
-    assert rows[0]["locator"] == "h1>f2:0>f1:0>f0:0"
-    bad = run_cli("expand", source, "--only", "h0")
-    assert bad.exit_code == 2 and "not a frame" in bad.stderr
+    for name in ("h1>f2:0", "f2:0"):  # the path form is still read
+        rows = jsonl(run_cli("expand", source, "-f", "jsonl", "--only", name).stdout)
+        assert [r["content"] for r in rows] == ["original 0", "original 1"]
+        assert rows[0]["locator"] == "f0:0" and rows[0]["chain"] == [2, 1, 0]
+    one = jsonl(run_cli("expand", source, "-f", "jsonl", "--only", "h0").stdout)
+    assert [r["content"] for r in one] == ["start"]
+    span = jsonl(run_cli("expand", source, "-f", "jsonl", "--only", "f1").stdout)
+    assert [r["content"] for r in span] == ["original 0", "original 1"]
+    missing = run_cli("expand", source, "--only", "f9")
+    assert missing.exit_code == 2 and "there is no span 9" in missing.stderr
     wrong = run_cli("expand", source, "--only", "h1>f0:0")
     assert wrong.exit_code == 2 and "h1 joins span 2, not span 0" in wrong.stderr
 
@@ -143,8 +150,8 @@ def test_cycle_terminates_and_is_labelled(tmp_path: Path) -> None:
         run_cli("expand", write(tmp_path, checkpoint_of([me], folded)), "-f", "jsonl").stdout
     )
     assert [(r["locator"], r.get("resolution")) for r in rows] == [
-        ("h0>f0:0", "cycle"),
-        ("h0>f0:1", None),
+        ("f0:0", "cycle"),
+        ("f0:1", None),
     ]
 
 
@@ -183,7 +190,7 @@ def test_ten_thousand_nested_folds_expand(tmp_path: Path) -> None:
         f"original {i}" for i in range(depth)
     ]
     assert rows[1].depth == depth and rows[1].context.chain()[0] == depth - 1
-    assert rows[-1].locator == f"h1>f{depth - 1}:1"
+    assert rows[-1].locator == f"f{depth - 1}:1"
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -193,7 +200,7 @@ def test_spans_and_stages_tables(tmp_path: Path) -> None:
     source = write(tmp_path, chain(2))
     rows = list(csv.DictReader(io.StringIO(run_cli("spans", source, "-f", "csv").stdout)))
     assert [r["span"] for r in rows] == ["0", "1"]
-    assert rows[0]["frame"] == "h1>f1:0"
+    assert rows[0]["frame"] == "f1:0"
     assert rows[0]["foldedAt"] == "2023-11-14T22:13:20.000Z"
     stages = jsonl(run_cli("stages", source, "-f", "jsonl").stdout)
     assert [(s["stageId"], s["span"]) for s in stages] == [("tool-calls#0", 0), ("tool-calls#1", 1)]
@@ -312,7 +319,7 @@ def test_deep_nesting_is_drawn_with_its_depth_not_hundreds_of_bars(tmp_path: Pat
     from foldctl.render.text import MAX_DRAWN_DEPTH
 
     lines = run_cli("expand", write(tmp_path, chain(40))).stdout.splitlines()
-    deepest = next(line for line in lines if line.lstrip("| ").startswith("40 h1>"))
-    assert deepest.startswith("| " * (MAX_DRAWN_DEPTH - 1) + "|40 h1>f39:0>")
+    deepest = next(line for line in lines if line.lstrip("| ").startswith("40 f0:"))
+    assert deepest.startswith("| " * (MAX_DRAWN_DEPTH - 1) + "|40 f0:0")
     bars = [len(re.match(r"(\| )*", line).group()) for line in lines]  # type: ignore[union-attr]
     assert max(bars) == 2 * MAX_DRAWN_DEPTH

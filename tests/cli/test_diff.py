@@ -104,7 +104,7 @@ def test_live_messages_that_were_folded_are_not_lost(monday_friday: tuple[str, s
     folded = [d for d in diffs if d["kind"] == "live-folded"]
     # Monday's live h1..h3 (the frame of span 2 and two later messages) went into span 3.
     assert [d["oldLocator"] for d in folded] == ["h1", "h2", "h3"]
-    assert [d["newLocator"] for d in folded] == ["h1>f3:0", "h1>f3:1", "h1>f3:2"]
+    assert [d["newLocator"] for d in folded] == ["f3:0", "f3:1", "f3:2"]
     assert all(d["newSpan"] == 3 for d in folded)
     # The same message has the same digest in both checkpoints, live or folded.
     expanded = jsonl(run_cli("expand", new, "-f", "jsonl", "--keep-frames").stdout)
@@ -194,10 +194,13 @@ def test_span_field_change_and_messages_change(tmp_path: Path) -> None:
     ]
     [msgs] = [d for d in diffs if d["kind"] == "span-messages-changed"]
     assert msgs["oldSpan"] == 1
-    assert [r["locator"] for r in msgs["removed"]] == ["h1>f2:0>f1:2"]
+    assert [r["locator"] for r in msgs["removed"]] == ["f1:2"]
     assert msgs["removed"][0]["lost"] is True
-    assert [r["locator"] for r in msgs["added"]] == ["h1>f2:0>f1:2"]
+    assert [r["locator"] for r in msgs["added"]] == ["f1:2"]
     assert msgs["reordered"] is False
+    text = run_cli("diff", str(a), str(b)).stdout
+    assert "- OLD f1:2 tool; now nowhere in NEW: LEDGER page 2" in text
+    assert "+ NEW f1:2 tool: LEDGER page 2: 4 charges" in text
 
 
 def test_frames_that_newly_fail_to_resolve(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ def test_a_match_three_folds_deep(audit: str) -> None:
     hits = {h["locator"]: h for h in jsonl(result.stdout)}
     deep = hits[DEEP]
     assert (deep["span"], deep["depth"], deep["where"], deep["role"]) == (0, 3, "folded", "tool")
+    assert (deep["chain"], deep["occurrence"]) == ([2, 1, 0], 1)
     assert deep["foldedBy"]["span"] == 0 and deep["foldedBy"]["model"] == "mock-cheap"
     assert deep["foldedBy"]["foldedAt"] == "2026-03-08T20:00:04.500Z"
     start = deep["content"].index("RF-9120")
@@ -43,7 +44,7 @@ def test_a_match_three_folds_deep(audit: str) -> None:
     text = run_cli("grep", "RF-9120", audit).stdout.splitlines()
     at = text.index(f"audit.json:{DEEP}:tool: refund RF-9120 status: pending_approval")
     context = text[at + 1]
-    assert "folded away by span 0" in context and "3 folds deep (spans 2 > 1 > 0)" in context
+    assert "folded away by span 0" in context and "depth 3, outermost span 2" in context
 
 
 def test_summaries_are_searched_and_marked_as_claims(audit: str) -> None:
@@ -51,10 +52,10 @@ def test_summaries_are_searched_and_marked_as_claims(audit: str) -> None:
     [claim] = [h for h in hits if "resolution" in h]
     # Summary 2 (the frame of span 1, swallowed by span 2) claims the refund was approved;
     # the original three folds down says pending_approval, which "approved" does not match.
-    assert claim["locator"] == "h1>f2:0"
+    assert claim["locator"] == "f2:0"
     assert (claim["span"], claim["joinsSpan"], claim["resolution"]) == (2, 1, "expanded")
     assert claim["content"].startswith("[compacted history")
-    assert [h["locator"] for h in hits] == ["h1>f2:0"]
+    assert [h["locator"] for h in hits] == ["f2:0"]
     text = run_cli("grep", "approved", audit).stdout
     assert "the summary frame of span 1, written by mock-cheap: a claim" in text
 
@@ -64,8 +65,10 @@ def test_every_place_a_replayed_span_expands(tmp_path: Path) -> None:
     doc["history"].append(copy.deepcopy(doc["history"][1]))  # the same frame, replayed
     path = write_doc(tmp_path / "replayed.json", doc)
     hits = jsonl(run_cli("grep", "-F", "refund RF-9120 status", str(path), "-f", "jsonl").stdout)
-    assert [h["locator"] for h in hits] == [DEEP, "h4>f2:0>f1:0>f0:1"]
+    assert [(h["locator"], h["occurrence"]) for h in hits] == [(DEEP, 1), (DEEP, 2)]
     assert hits[0]["digest"] == hits[1]["digest"]
+    text = run_cli("grep", "-F", "refund RF-9120 status", str(path)).stdout
+    assert "replay 2 of these messages" in text
 
 
 def test_detached_spans_are_searched_and_marked(tmp_path: Path) -> None:
@@ -101,13 +104,17 @@ def test_field_tool_calls_searches_their_json(audit: str) -> None:
         ).stdout
     )
     [hit] = hits
-    assert hit["locator"] == "h1>f2:0>f1:0>f0:0" and hit["role"] == "assistant"
+    assert hit["locator"] == "f0:0" and hit["role"] == "assistant"
     [match] = hit["matches"]
     searched = orjson.dumps(hit["toolCalls"]).decode()  # compact JSON, stored key order
     assert match["field"] == "toolCalls"
     assert searched[match["start"] : match["end"]] == '"account":"ACCT-8842"' == match["text"]
-    # Content alone does not have it: the default field is content.
-    assert "h1>f2:0>f1:0>f0:0" not in run_cli("grep", "account", audit).stdout
+    # By default, what a reader sees is searched: the tool call's arguments too.
+    assert "audit.json:f0:0:assistant:toolCalls: " in run_cli("grep", "account", audit).stdout
+    leaf = jsonl(run_cli("grep", "ACCT-8842", audit, "-f", "jsonl").stdout)
+    assert {"field": "toolCalls[0].args.account", "start": 0, "end": 9, "text": "ACCT-8842"} in [
+        m for h in leaf for m in h["matches"]
+    ]
 
 
 def test_field_tool_name_and_every_field(audit: str) -> None:
@@ -117,7 +124,7 @@ def test_field_tool_name_and_every_field(audit: str) -> None:
     assert {h["role"] for h in names} == {"tool"} and len(names) == 3
     every = jsonl(run_cli("grep", "ACCT-8842", audit, "--field", "*", "-f", "jsonl").stdout)
     fields = {(h["locator"], m["field"]) for h in every for m in h["matches"]}
-    assert ("h1>f2:0>f1:0>f0:0", "toolCalls") in fields and ("h0", "content") in fields
+    assert ("f0:0", "toolCalls[0].args.account") in fields and ("h0", "content") in fields
     text = run_cli("grep", "read_ledger", audit, "--field", "toolName").stdout
     assert f"audit.json:{DEEP}:tool:toolName: read_ledger" in text.splitlines()
 
@@ -209,14 +216,14 @@ def test_directories_and_stores_expand(tmp_path: Path, monkeypatch: pytest.Monke
         )
     db.close()
     result = run_cli("grep", "-c", "ACCT-8842", "dir")
-    assert result.stdout.splitlines() == ["dir/a.json:2", "dir/s.db#s1:2", "dir/sub/b.json:2"]
+    assert result.stdout.splitlines() == ["dir/a.json:3", "dir/s.db#s1:2", "dir/sub/b.json:2"]
     assert run_cli("grep", "-l", "W-55", "dir/s.db").stdout == "dir/s.db#s1\n"
 
 
 def test_stdin(audit: str) -> None:
     data = Path(audit).read_bytes()
     result = run_cli("grep", "-c", "ACCT-8842", "-", stdin=data)
-    assert result.stdout == "<stdin>:2\n"
+    assert result.stdout == "<stdin>:3\n"
 
 
 # --------------------------------------------------------------------------- terminal safety

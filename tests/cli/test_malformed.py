@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import json
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -282,6 +283,18 @@ CASES = [
 ]
 
 
+def is_no_checkpoint(case: Case) -> bool:
+    """Whether the case is JSON that is no checkpoint at all (not an object, or an object
+    without `version` and `history` or `format`)."""
+    try:
+        doc = json.loads(case.data)
+    except (ValueError, RecursionError):
+        return False
+    return not isinstance(doc, dict) or (
+        "format" not in doc and not ("version" in doc and "history" in doc)
+    )
+
+
 def write_case(tmp_path: Path, case: Case) -> str:
     path = tmp_path / case.name / case.filename
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -367,7 +380,12 @@ def test_truncation_anywhere_names_a_byte_offset_within_the_file(tmp_path: Path)
 
 
 def test_verify_reports_every_malformed_file_and_exits_2(tmp_path: Path) -> None:
-    cases = [c for c in CASES if not c.env]
+    """In a directory, every malformed checkpoint is reported; JSON that is no checkpoint at
+    all is passed over and counted (named on the command line, it is an error: above)."""
+    every = [c for c in CASES if not c.env]
+    cases = [c for c in every if not is_no_checkpoint(c)]
+    others = [write_case(tmp_path, c) for c in every if c not in cases]
+    assert others, "the corpus holds JSON that is not a checkpoint"
     paths = [write_case(tmp_path, c) for c in cases]
     good = tmp_path / "good.json"
     good.write_bytes(BASE)
@@ -381,6 +399,9 @@ def test_verify_reports_every_malformed_file_and_exits_2(tmp_path: Path) -> None
     rows = [orjson.loads(line) for line in proc.stdout.splitlines()]
     assert sorted(r["source"] for r in rows) == sorted(paths)  # good.json: no findings, no row
     assert all(r["code"] == "unreadable" for r in rows)
+    doc = orjson.loads(run_proc("verify", str(tmp_path), "--format", "json").stdout)
+    assert sorted(doc["notCheckpoints"]) == sorted(others)
+    assert doc["totals"]["notCheckpoints"] == len(others)
 
 
 def test_integers_within_64_bits_and_ordinary_floats_load_exactly(tmp_path: Path) -> None:

@@ -246,7 +246,7 @@ def test_anchor_ids_are_one_to_one_and_valid(a: str, b: str) -> None:
 
 
 def test_anchor_example() -> None:
-    assert anchor_id("h1>f5:0") == "m-h1-f5-0"
+    assert anchor_id("f5:0") == "m-f5-0"
 
 
 # ------------------------------------------------------------------- the page
@@ -452,7 +452,7 @@ def test_untrusted_role_is_not_a_css_class(hostile: tuple[Path, Path, list[str]]
 def test_findings_link_to_what_they_name_and_back(conformance: Path) -> None:
     graph, note = open_graph(str(NESTED))
     findings = [
-        Finding("frame-mismatch", "warning", "<b>stated</b> count differs", "h1>f5:0", 4),
+        Finding("frame-mismatch", "warning", "<b>stated</b> count differs", "f5:0", 4),
         Finding("time-order", "warning", "span 2 folded late", None, 2, "folded[2].foldedAtMs"),
         Finding("schema", "error", "no such message", "h99", None, related=("h0", "span 3")),
         Finding("legacy", "info", "about the checkpoint"),
@@ -461,14 +461,14 @@ def test_findings_link_to_what_they_name_and_back(conformance: Path) -> None:
     rows = [e for e in section(page, "findings") if e.tag == "tr" and "data-severity" in e.attrs]
     assert [e.attrs["id"] for e in rows] == ["finding-0", "finding-1", "finding-2", "finding-3"]
     links = [e.attrs["href"] for e in section(page, "findings") if e.tag == "a"]
-    assert links == ["#m-h1-f5-0", "#span-4", "#span-2", "#m-h0", "#span-3"]
+    assert links == ["#m-f5-0", "#span-4", "#span-2", "#m-h0", "#span-3"]
     assert "<b>stated</b> count differs" in rows[0].text  # shown as text
     assert "folded[2].foldedAtMs" in rows[1].text
     assert "h99" in rows[2].text and "checkpoint" in rows[3].text
     # and back: the message and the span carry a badge that links to their finding
     badges = {e.attrs["href"]: e for e in page.with_class("finding", "a")}
     assert set(badges) == {"#finding-0", "#finding-1"}
-    message = next(e for e in page.find("article") if e.attrs.get("id") == "m-h1-f5-0")
+    message = next(e for e in page.find("article") if e.attrs.get("id") == "m-f5-0")
     assert badges["#finding-0"] in page.inside(message)
     fold = next(e for e in page.elements if e.attrs.get("id") == "span-2")
     assert badges["#finding-1"] in page.inside(fold)

@@ -108,7 +108,9 @@ def test_the_validators_do_reject_what_is_wrong(tmp_path: Path) -> None:
     assert check.is_valid(hit)
     assert not check.is_valid({k: v for k, v in hit.items() if k != "digest"})
     assert not check.is_valid(hit | {"locator": "history[0]"})
-    assert not check.is_valid(hit | {"matches": []})
+    assert not check.is_valid(hit | {"locator": "h1>f2:0"})  # the path form is never printed
+    assert not check.is_valid(hit | {"occurrence": 0})
+    assert not check.is_valid({k: v for k, v in hit.items() if k != "chain"})
     span_row = jsonl(run_cli("spans", path, "-f", "jsonl").stdout)[0]
     assert not validator("spans", record=True).is_valid(span_row | {"undocumented": 1})
     assert not validator("diff", record=True).is_valid({"kind": "span-vanished"})

@@ -131,6 +131,7 @@ def test_text_is_a_table_a_person_reads(db: Path) -> None:
         "kind",
         "savedAt",
         "messageCount",
+        "liveMessages",
         "owner",
         "folds",
         "findings",

@@ -161,7 +161,7 @@ def _discard_swallows_summary(d: dict[str, Any]) -> None:
 
 CASES: dict[str, tuple[Mutation, Expected]] = {
     "schema-role": (_set_role, [("schema", "error", "h3", None)]),
-    "schema-tool-call": (_args_not_object, [("schema", "error", "h1>f1:0>f0:0", None)]),
+    "schema-tool-call": (_args_not_object, [("schema", "error", "f0:0", None)]),
     "schema-agent": (_agent_id_number, [("schema", "error", None, None)]),
     "schema-negative-iteration": (_negative_iteration, [("schema", "error", None, None)]),
     "retention-shape-discard": (_discard_with_messages, [("retention-shape", "error", None, 2)]),
@@ -170,7 +170,7 @@ CASES: dict[str, tuple[Mutation, Expected]] = {
         [("retention-shape", "error", None, 0)],
     ),
     "count-mismatch": (_drop_kept_message, [("count-mismatch", "error", None, 0)]),
-    "fold-cycle": (_cycle, [("fold-cycle", "error", "h1>f1:0>f0:1", 1)]),
+    "fold-cycle": (_cycle, [("fold-cycle", "error", "f0:1", 1)]),
     "unresolved-frame": (_forged, [("unresolved-frame", "warning", "h4", None)]),
     "frame-role": (_assistant_frame, [("frame-role", "warning", "h4", None)]),
     "frame-mismatch-model": (_model_changed, [("frame-mismatch", "warning", "h2", 2)]),
@@ -273,7 +273,7 @@ def test_a_span_holding_the_frame_of_a_later_span_is_out_of_order() -> None:
         ),
         span(inner, [call(1)], count=1, iteration=3, at=T0 + 2000, stages=["tool-calls#69"]),
     ]
-    assert brief(findings_of(doc)) == [("fold-order", "warning", "h1>f0:0", 0)]
+    assert brief(findings_of(doc)) == [("fold-order", "warning", "f0:0", 0)]
 
 
 def test_an_envelope_prefixes_paths_with_its_data_key() -> None:
@@ -438,6 +438,7 @@ def test_json_and_jsonl_carry_every_field(tmp_path: Path) -> None:
         "withFindings": 1,
         "unreadable": 0,
         "skipped": 0,
+        "notCheckpoints": 0,
         "findings": 1,
         "error": 0,
         "warning": 1,

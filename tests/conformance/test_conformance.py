@@ -124,18 +124,22 @@ def test_unreachable_spans_are_not_placed(name: str) -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_expand_jsonl_locators_reach_their_messages(name: str) -> None:
-    """`foldctl expand --format jsonl` gives every message a locator that leads back to it."""
+    """`foldctl expand --format jsonl` gives every message a short locator that leads back to
+    it, and the chain of spans the oracle gives it."""
     result = run_cli("expand", str(CONFORMANCE / f"{name}.json"), "--format", "jsonl")
     assert result.exit_code == 0, result.stderr
     # Split on "\n" only: JSON strings may hold a raw U+2028, which splitlines() breaks on.
     lines = [json.loads(line) for line in result.stdout.split("\n") if line]
     assert len(lines) == _oracle(name)["counts"]["fullyExpandedLength"]
     graph = _graph(name)
-    for obj in lines:
-        *_, last = obj["locator"].split(">")
-        container, index = last.split(":") if ":" in last else ("h", last.lstrip("h"))
-        span = None if container == "h" else int(container.lstrip("f"))
-        stored = graph.container_messages(span)[int(index)]
+    oracle_rows = _oracle(name)["fullyExpanded"]
+    for obj, entry in zip(lines, oracle_rows, strict=True):
+        assert obj["chain"] == entry["chain"]
+        assert obj["depth"] == len(entry["chain"])
+        assert obj["span"] == (entry["chain"][-1] if entry["chain"] else None)
+        container, _, index = obj["locator"].lstrip("hf").partition(":")
+        span = None if obj["locator"].startswith("h") else int(container)
+        stored = graph.container_messages(span)[int(index or container)]
         assert {k: obj[k] for k in stored} == stored
 
 

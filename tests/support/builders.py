@@ -157,7 +157,7 @@ def lost_evidence(monday: Convo) -> dict[str, Any]:
     return doc
 
 
-DEEP = "h1>f2:0>f1:0>f0:1"  # the ledger page 1 tool result: three folds deep
+DEEP = "f0:1"  # the ledger page 1 tool result: three folds deep (chain [2, 1, 0])
 
 
 def detached_convo() -> dict[str, Any]:

@@ -21,8 +21,9 @@ from tests.support.builders import DEEP, audit_monday, detached_convo, friday_of
 
 #: Keys foldctl adds to a message object (docs/output.md); everything else is the message.
 FOLDCTL_KEYS = {
-    "source", "locator", "span", "depth", "digest", "placement", "fingerprint", "resolution",
-    "joinsSpan", "where", "foldedBy", "matches",
+    "source", "locator", "span", "chain", "depth", "occurrence", "digest", "placement",
+    "fingerprint", "resolution", "joinsSpan", "where", "foldedBy", "matches", "matchCount",
+    "context",
 }  # fmt: skip
 
 
@@ -153,7 +154,7 @@ def test_the_same_message_has_the_same_digest_live_and_folded(tmp_path: Path) ->
     live = {r["locator"]: r for r in jsonl(run_cli("expand", str(mon), "-f", "jsonl").stdout)}
     cited = live["h2"]["digest"]  # live on Monday
     found = run_cli("locate", str(fri), cited)
-    assert (found.exit_code, found.stdout) == (0, "h1>f3:1\n")  # folded by Friday
+    assert (found.exit_code, found.stdout) == (0, "f3:1\n")  # folded by Friday
 
 
 def test_the_documented_jq_and_xxhsum_recipe(tmp_path: Path) -> None:
@@ -193,7 +194,7 @@ def test_locate_prints_every_place(audit: str, tmp_path: Path) -> None:
     doc["history"].append(doc["history"][1])  # a replayed frame: span 2 is expanded twice
     replayed = write_doc(tmp_path / "replayed.json", doc)
     twice = run_cli("locate", str(replayed), wanted)
-    assert twice.stdout.splitlines() == [DEEP, "h4>f2:0>f1:0>f0:1"]
+    assert twice.stdout.splitlines() == [DEEP, DEEP]  # the replay: the same record message
     rows = jsonl(run_cli("locate", str(replayed), wanted, "-f", "jsonl").stdout)
     assert [(r["source"], r["where"], r["depth"]) for r in rows] == [
         (str(replayed), "folded", 3)
@@ -221,15 +222,15 @@ def test_locate_not_found_and_malformed(audit: str) -> None:
 
 
 def test_expand_only_accepts_a_digest(audit: str) -> None:
-    frame = _digest_at(audit, "h1>f2:0")  # the summary of span 1
+    frame = _digest_at(audit, "f2:0")  # the summary of span 1
     by_digest = run_cli("expand", audit, "--only", frame, "-f", "jsonl")
-    by_locator = run_cli("expand", audit, "--only", "h1>f2:0", "-f", "jsonl")
+    by_locator = run_cli("expand", audit, "--only", "f2:0", "-f", "jsonl")
     assert by_digest.exit_code == 0 and by_digest.stdout == by_locator.stdout
     assert DEEP in by_digest.stdout
 
 
 def test_expand_only_digest_errors(audit: str) -> None:
-    not_frame = run_cli("expand", audit, "--only", _digest_at(audit, "h0"))
-    assert not_frame.exit_code == 2 and "not a frame" in not_frame.stderr
+    one = run_cli("expand", audit, "--only", _digest_at(audit, "h0"), "-f", "jsonl")
+    assert one.exit_code == 0 and [o["locator"] for o in jsonl(one.stdout)] == ["h0"]
     unknown = run_cli("expand", audit, "--only", "xxh3-128:" + "f" * 32)
     assert unknown.exit_code == 2 and "no message with digest" in unknown.stderr

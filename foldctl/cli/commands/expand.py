@@ -6,7 +6,21 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, SourceArg, app, emit, source
+from foldctl.cli.app import (
+    ColorOpt,
+    FormatOpt,
+    ModelOpt,
+    RunOpt,
+    SchemeOpt,
+    SinceOpt,
+    SourceArg,
+    SpanOpt,
+    UntilOpt,
+    app,
+    emit,
+    fold_filter,
+    source,
+)
 
 
 @app.command()
@@ -23,7 +37,8 @@ def expand(
         typer.Option(
             "--only",
             metavar="LOCATOR|DIGEST",
-            help="Expand one summary, by locator (e.g. h2>f4:0) or by digest (xxh3-128:...).",
+            help="Only this: a message (h12, f3:5; a summary shows its originals), a span "
+            "(f3, detached or orphan ones too) or a message digest (xxh3-128:...).",
         ),
     ] = None,
     keep_frames: Annotated[
@@ -36,6 +51,11 @@ def expand(
             help="After the transcript, the originals of detached and orphan spans.",
         ),
     ] = False,
+    model: ModelOpt = None,
+    run: RunOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    span: SpanOpt = None,
 ) -> None:
     """The conversation before any fold, every message with its locator."""
     from foldctl.graph.open import open_graph
@@ -43,6 +63,7 @@ def expand(
 
     graph, _ = open_graph(source(source_arg), scheme)
     result = transcript(
-        graph, depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached
-    )
+        graph, depth=depth, only=only, keep_frames=keep_frames,
+        include_detached=include_detached, folds=fold_filter(model, run, since, until, span),
+    )  # fmt: skip
     emit("expand", fmt, result, color)

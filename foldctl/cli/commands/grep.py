@@ -6,27 +6,50 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, app, emit, report_error, sources
+from foldctl.cli.app import (
+    ColorOpt,
+    FormatOpt,
+    ModelOpt,
+    RunOpt,
+    SchemeOpt,
+    SinceOpt,
+    SpanOpt,
+    UntilOpt,
+    app,
+    emit,
+    fold_filter,
+    report_error,
+    sources,
+)
 from foldctl.errors import UsageError
+
+Count = Annotated[int | None, typer.Option(min=0, metavar="N")]
 
 
 @app.command()
 def grep(
-    pattern: Annotated[str, typer.Argument(help="A Python regular expression (see -F).")],
-    source_args: Annotated[
+    arguments: Annotated[
         list[str],
         typer.Argument(
-            metavar="SOURCE...",
-            help="Checkpoint files, - for stdin, STORE.db#SESSION, or directories.",
+            metavar="[PATTERN] SOURCE...",
+            help="A Python regular expression (see -F; omit it when -e gives patterns), then "
+            "checkpoint files, - for stdin, STORE.db#SESSION, or directories.",
         ),
     ],
+    patterns: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--regexp", "-e", metavar="PATTERN", help="A pattern (repeatable: any may match)."
+        ),
+    ] = None,
     field: Annotated[
         list[str] | None,
         typer.Option(
             "--field",
             metavar="NAME",
-            help="Search this message field instead of content (repeatable; * = every field). "
-            "A field that is not a string is searched as compact JSON.",
+            help="Search only this message field (repeatable; * = every stored field). Default: "
+            "what a reader sees: content, toolName, tool calls (names, ids, arguments). A value "
+            "that is not a string is searched string by string, then as compact JSON.",
         ),
     ] = None,
     role: Annotated[
@@ -43,12 +66,47 @@ def grep(
     fixed: Annotated[
         bool, typer.Option("--fixed-strings", "-F", help="PATTERN is a plain string.")
     ] = False,
+    word: Annotated[
+        bool, typer.Option("--word-regexp", "-w", help="Match whole words only.")
+    ] = False,
+    invert: Annotated[
+        bool, typer.Option("--invert-match", "-v", help="Select messages that do not match.")
+    ] = False,
+    max_count: Annotated[
+        int | None,
+        typer.Option(
+            "--max-count", "-m", min=0, metavar="N", help="Stop after N messages per source."
+        ),
+    ] = None,
+    after: Annotated[
+        int | None,
+        typer.Option("--after-context", "-A", min=0, metavar="N", help="N messages after each."),
+    ] = None,
+    before: Annotated[
+        int | None,
+        typer.Option("--before-context", "-B", min=0, metavar="N", help="N messages before each."),
+    ] = None,
+    context: Annotated[
+        int | None,
+        typer.Option(
+            "--context",
+            "-C",
+            min=0,
+            metavar="N",
+            help="N messages before and after each (neighbours in the expanded transcript).",
+        ),
+    ] = None,
     count: Annotated[
         bool, typer.Option("--count", "-c", help="Per source, how many messages matched.")
     ] = False,
     files: Annotated[
         bool, typer.Option("--files-with-matches", "-l", help="Only the sources that match.")
     ] = False,
+    model: ModelOpt = None,
+    run: RunOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    span: SpanOpt = None,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
@@ -62,11 +120,23 @@ def grep(
 
     if folded_only and live_only:
         raise UsageError("--folded-only and --live-only exclude each other; give at most one")
+    given = list(patterns or ())
+    rest = list(arguments)
+    if not given:
+        if not rest:
+            raise UsageError("grep needs a PATTERN (or -e PATTERN) and at least one SOURCE")
+        given.append(rest.pop(0))
+    if not rest:
+        raise UsageError("grep needs at least one SOURCE after the pattern")
     query = compile_query(
-        pattern, fixed=fixed, ignore_case=ignore_case, fields=field or (), roles=role or (),
-        scope="folded" if folded_only else "live" if live_only else "all",
+        given, fixed=fixed, ignore_case=ignore_case, word=word, fields=field or (),
+        roles=role or (), scope="folded" if folded_only else "live" if live_only else "all",
+        invert=invert, max_count=max_count,
+        before=before if before is not None else context or 0,
+        after=after if after is not None else context or 0,
+        folds=fold_filter(model, run, since, until, span),
     )  # fmt: skip
     mode: Mode = "files" if files else "count" if count else "hits"
-    run = GrepRun(grep_sources(sources(source_args), query, scheme), report_error, mode)
-    emit("grep", fmt, run, color)
-    raise typer.Exit(run.exit_status())
+    run_ = GrepRun(grep_sources(sources(rest), query, scheme), report_error, mode, query)
+    emit("grep", fmt, run_, color)
+    raise typer.Exit(run_.exit_status())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Annotated
@@ -39,14 +40,19 @@ def report(
 
     from foldctl import __version__
     from foldctl.audit.checks import audit
-    from foldctl.cli.output import write_file
+    from foldctl.cli.output import size_text, write_file
+    from foldctl.cli.progress import slow_notice
     from foldctl.graph.open import open_evidence
     from foldctl.render import Output, OutputFormat
     from foldctl.render.html import Provenance, Report
     from foldctl.render.registry import render
+    from foldctl.termsafe import one_line
 
     stamp = generated_at(now, os.environ)
-    graph, note, stored = open_evidence(source(source_arg), scheme)
+    spec = source(source_arg)
+    with slow_notice("reading and auditing the checkpoint"):
+        graph, note, stored = open_evidence(spec, scheme)
+        findings = tuple(audit(graph))
     provenance = Provenance(
         __version__,
         graph.checkpoint.source,
@@ -57,9 +63,13 @@ def report(
         stamp,
     )
     page = io.BytesIO()
-    result = Report(graph, provenance, note, tuple(audit(graph)))
-    render("report", OutputFormat.html, result, Output(page))
-    write_file(output, page.getvalue(), stored.path, what="the report")
+    with slow_notice("writing the report"):
+        render("report", OutputFormat.html, Report(graph, provenance, note, findings), Output(page))
+    data = page.getvalue()
+    write_file(output, data, stored.path, what="the report")
+    if output != "-":
+        sys.stderr.write(f"foldctl: wrote {one_line(output)} ({size_text(len(data))})\n")
+        sys.stderr.flush()
 
 
 def generated_at(now: str | None, environ: Mapping[str, str]) -> str:

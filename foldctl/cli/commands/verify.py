@@ -71,7 +71,9 @@ def verify(
     excludes = (*DEFAULT_EXCLUDES, *(exclude or ()))
     found = scan_sources(sources(source_args), excludes)
     with progress_bar(len(found.entries), "verifying") as advance:
-        audits = audit_sources(found.entries, scheme, jobs=jobs, on_done=advance)
+        audits = audit_sources(
+            found.entries, scheme, jobs=jobs, on_done=advance, lenient=found.from_directories
+        )
     report = build_report(
         audits, fail_on, frozenset(ignore or ()), skipped=found.skipped, excludes=excludes
     )
