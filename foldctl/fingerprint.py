@@ -20,12 +20,12 @@ _FNV_PRIME: Final = 0x01000193
 _MASK: Final = 0xFFFFFFFF
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 16)
 def fnv1a32(content: str) -> str:
     """32-bit FNV-1a over UTF-16 code units, unpadded lowercase hex.
 
     Pure Python (about 10 MB/s); only frames are fingerprinted, and each frame
-    once per run thanks to the cache (detection and the join both ask).
+    once per run thanks to the cache (detection and the join both ask; 65,536 frames).
     """
     h = _FNV_OFFSET
     if content.isascii():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from typing import Any, Final
 
 import orjson
@@ -49,7 +50,7 @@ def _byte_offset(text: str, pos: int) -> int:
     return len(text[:pos].encode("utf-8", "surrogatepass"))
 
 
-#: Limit of nesting that orjson (and so foldctl) reads.
+#: The deepest nesting foldctl reads: orjson's own limit, applied by every reader.
 MAX_DEPTH: Final = 1024
 
 # Tokens of valid JSON that matter for numbers: whole strings (skipped), the
@@ -57,7 +58,6 @@ MAX_DEPTH: Final = 1024
 _NUMBER_TOKENS: Final = re.compile(
     rb'"[^"\\]*(?:\\.[^"\\]*)*"|(-?Infinity|NaN)|(-?\d+)(\.\d+)?([eE][+-]?\d+)?'
 )
-_NESTING_TOKENS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 _WIDE: Final = float(2**63)
 
 
@@ -106,18 +106,60 @@ def has_wide_float(doc: Any) -> bool:
     return False
 
 
-def _too_deep(data: bytes) -> int | None:
-    """Byte offset of the first bracket nested deeper than :data:`MAX_DEPTH`."""
-    depth = 0
-    for match in _NESTING_TOKENS.finditer(data):
-        char = match.group()
-        if char in (b"[", b"{"):
-            depth += 1
-            if depth > MAX_DEPTH:
-                return match.start()
-        elif char in (b"]", b"}"):
-            depth -= 1
+_PATH_TOKENS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{},:]')
+
+
+def _too_deep(data: bytes) -> tuple[int, str] | None:
+    """Where the first container nested deeper than :data:`MAX_DEPTH` opens: its byte
+    offset and its JSON path (``folded[0].messages[1].toolCallId[0][0]...``, the repeated
+    tail shortened).  Scans the bytes once; used only on a file that is too deep."""
+    stack: list[list[Any]] = []  # [kind, key or index, expecting a key]
+    last_string: bytes | None = None
+    for match in _PATH_TOKENS.finditer(data):
+        token = match.group()
+        if token[:1] == b'"':
+            last_string = token
+            continue
+        if token == b":":
+            if stack and stack[-1][0] == b"{":
+                stack[-1][1] = last_string
+            continue
+        if token == b",":
+            if stack and stack[-1][0] == b"[":
+                stack[-1][1] += 1
+            continue
+        if token in (b"[", b"{"):
+            stack.append([token, 0 if token == b"[" else None])
+            if len(stack) > MAX_DEPTH:
+                return match.start(), _path_of(stack)
+        elif stack:
+            stack.pop()
     return None
+
+
+def _path_of(stack: list[list[Any]]) -> str:
+    parts: list[str] = []
+    for kind, key in stack[:-1]:
+        if kind == b"[":
+            parts.append(f"[{key}]")
+        elif isinstance(key, bytes):
+            name = key[1:-1].decode("utf-8", "backslashreplace")
+            parts.append(f".{name}" if parts else name)
+    path = "".join(parts) or "(top level)"
+    if len(path) > 120:  # a thousand [0] in a row say no more than the first few
+        path = path[:60] + "..." + path[-40:]
+    return path
+
+
+def _too_deep_error(data: bytes, source: str) -> InputError:
+    found = _too_deep(data)
+    offset, path = found if found is not None else (0, "(top level)")
+    return InputError(
+        source,
+        path,
+        f"JSON nested deeper than {MAX_DEPTH} levels (at byte {offset}); foldctl refuses "
+        "nesting past this limit, the same in every reader",
+    )
 
 
 def _refuse_numbers(data: bytes, source: str, fallback: str) -> InputError:
@@ -145,13 +187,8 @@ def loads(data: bytes, source: str) -> Any:
         if has_wide_float(doc) and _number_problem(data) is not None:
             raise _refuse_numbers(data, source, "")
         return doc
-    if fast_message.startswith("depth limit"):
-        offset = _too_deep(data)
-        raise InputError(
-            source,
-            f"byte {offset if offset is not None else 0}",
-            f"JSON nested deeper than {MAX_DEPTH} levels; expected a conversation checkpoint",
-        )
+    if fast_message.startswith("depth limit") or fast_message.startswith("recursion limit"):
+        raise _too_deep_error(data, source)
     # Slow path: lone surrogates (which orjson refuses) load here; anything
     # else fails here too, with a position we can turn into a byte offset.
     try:
@@ -164,8 +201,12 @@ def loads(data: bytes, source: str) -> Any:
     if text.startswith("\ufeff"):
         text = text[1:]
         bom = 3
+    limit = sys.getrecursionlimit()
+    # The standard library's decoder recurses once per level: let it reach MAX_DEPTH, as
+    # orjson does, so both readers refuse the same files.
+    sys.setrecursionlimit(max(limit, 4 * MAX_DEPTH))
     try:
-        return json.loads(
+        doc = json.loads(
             text,
             parse_constant=_parse_constant,
             parse_int=_parse_int,
@@ -180,12 +221,29 @@ def loads(data: bytes, source: str) -> Any:
     except _Refused as e:
         raise _refuse_numbers(data, source, str(e)) from None
     except RecursionError:
-        offset = _too_deep(data)
-        raise InputError(
-            source,
-            f"byte {offset if offset is not None else 0}",
-            f"not readable JSON: nested too deeply ({fast_message})",
-        ) from None
+        raise _too_deep_error(data, source) from None
+    finally:
+        sys.setrecursionlimit(limit)
+    if _deeper_than(doc, MAX_DEPTH):  # the standard library reads deeper than orjson
+        raise _too_deep_error(data, source)
+    return doc
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether ``doc`` nests containers more than ``limit`` deep (iteratively)."""
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if type(value) is dict:
+            children: Any = value.values()
+        elif type(value) is list:
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if type(child) in (dict, list))
+    return False
 
 
 def _string(text: str) -> bytes:
@@ -263,3 +321,13 @@ def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes
         return orjson.dumps(value, option=option)
     except orjson.JSONEncodeError:
         return encode_by_hand(value, sort_keys=sort_keys)
+
+
+def brief(value: Any, limit: int = 80) -> str:
+    """A value for an error message or a finding: a string in quotes, anything else as its
+    compact JSON, cut to ``limit`` characters (never a recursive ``repr``: a value may be
+    nested a thousand levels deep)."""
+    text = value if isinstance(value, str) else dumps(value).decode("utf-8", "backslashreplace")
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return f'"{text}"' if isinstance(value, str) else text

@@ -68,3 +68,6 @@ class Checkpoint:
     original_input: str
     checkpointed_at: int | float
     raw: dict[str, Any]
+    #: every retained message was read and checked when loaded (the exact path); False
+    #: when they are decoded only as a command reads them (the fast path)
+    messages_checked: bool = True

@@ -18,6 +18,7 @@ from foldctl.fingerprint import SCHEMES, could_be
 from foldctl.graph.label import FrameLabel, parse_label
 from foldctl.graph.locators import Container
 from foldctl.graph.resolve import FoldGraph, FrameRef
+from foldctl.jsoncodec import brief
 from foldctl.load.exact import type_name
 from foldctl.model import Message, Span, looks_like_frame
 from foldctl.times import iso_utc
@@ -29,9 +30,9 @@ _PATH_PREFIX: Final = {
 }
 
 
-def _quote(text: str, limit: int = 80) -> str:
-    shown = text if len(text) <= limit else text[:limit] + "..."
-    return f'"{shown}"'
+def _quote(value: Any, limit: int = 80) -> str:
+    """A value quoted in a finding: a string in quotes, anything else as short JSON."""
+    return brief(value, limit)
 
 
 def _plural(n: int, word: str) -> str:
@@ -352,7 +353,7 @@ def _frame_role(
     return finding(
         "frame-role",
         f"The message at {locator} opens with the summary label but its role is "
-        f'{_quote(str(message["role"]))}, not "user", so the runtime never treats it '
+        f'{_quote(message["role"])}, not "user", so the runtime never treats it '
         f"as a summary{would}.",
         locator=locator,
         path=a.message_path(container, i, "role"),

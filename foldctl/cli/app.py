@@ -23,6 +23,7 @@ from foldctl.sources.files import STDIN_NAME, RawSource, SourceSpec
 from foldctl.termsafe import one_line
 
 if TYPE_CHECKING:
+    from foldctl.graph.walk import Replays
     from foldctl.query.filters import FoldFilter
 
 app = typer.Typer(
@@ -118,10 +119,23 @@ def report_error(error: BaseException | str) -> None:
     """Write one error line to stderr: ``foldctl: error: ...``, safe for a terminal.
 
     Every command reports every failure through here, a source that could not
-    be read among many included.
+    be read among many included.  A library error that an option can get past
+    (the library never names options) gets the option named here.
     """
-    sys.stderr.write(f"foldctl: error: {one_line(str(error))}\n")
+    text = str(error)
+    hint = _hint(error)
+    if hint:
+        text += f" ({hint})"
+    sys.stderr.write(f"foldctl: error: {one_line(text)}\n")
     sys.stderr.flush()
+
+
+def _hint(error: BaseException | str) -> str:
+    from foldctl.graph.walk import ExpansionTooLarge
+
+    if isinstance(error, ExpansionTooLarge):
+        return "--replays ref where the command offers it"
+    return ""
 
 
 ColorChoice = Literal["auto", "always", "never"]
@@ -171,6 +185,25 @@ def source(arg: str) -> SourceSpec:
 def sources(args: Sequence[str]) -> list[SourceSpec]:
     """Many SOURCE arguments (``-`` at most once)."""
     return [source(arg) for arg in args]
+
+
+ReplaysOpt = Annotated[
+    str,
+    typer.Option(
+        "--replays",
+        metavar="full|ref",
+        help="A replayed summary's span: full (its messages again, marked as a replay) or "
+        "ref (a reference to its first placement).",
+    ),
+]
+
+
+def replays_mode(value: str) -> Replays:
+    if value == "full":
+        return "full"
+    if value == "ref":
+        return "ref"
+    raise UsageError(f"--replays takes full or ref, not {value!r}")
 
 
 # --------------------------------------------------------------------------- fold filters

@@ -22,9 +22,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
-from foldctl.errors import UsageError
+from foldctl.errors import InputError, UsageError
 from foldctl.graph.locators import (
     Container,
     DigestName,
@@ -38,6 +38,85 @@ from foldctl.graph.resolve import FoldGraph, Placement
 from foldctl.model import Message, Span
 
 Resolution = Literal["expanded", "discarded", "unresolved", "cycle", "depth-limit"]
+#: ``full``: every placement of a span shows its messages (the reference expansion);
+#: ``ref``: a replayed placement is a reference to the first, without its messages.
+Replays = Literal["full", "ref"]
+
+#: The environment variable that sets the most messages one expansion may print.
+MAX_EXPANSION_ENV: Final = "FOLDCTL_MAX_EXPANSION"
+
+
+class ExpansionTooLarge(InputError):
+    """Replayed frames would make the expansion far larger than the record it comes from."""
+
+
+def expansion_size(graph: FoldGraph, *, replays: Replays = "full") -> int:
+    """How many messages the transcript from history holds (frames of expanded spans left
+    out), computed from the fold graph alone — without walking it, and without decoding
+    a retained message.  Replays of replays multiply; this is measured before printing."""
+    spans = graph.spans
+    inner: dict[Container, list[int]] = {}  # container -> spans its expandable frames enter
+    for (container, index), ref in graph.frames.items():
+        target = ref.span
+        if target is None or spans[target].messages is None:
+            continue
+        if (container, index) in graph.cycles:
+            continue
+        inner.setdefault(container, []).append(target)
+    sizes: dict[int, int] = {}
+    # Post-order over the span DAG (cycle frames are left out above), without recursion.
+    for root in [s.index for s in spans]:
+        if root in sizes:
+            continue
+        stack: list[tuple[int, bool]] = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                kids = inner.get(node, [])
+                own = len(spans[node].messages or ()) - len(kids)
+                sizes[node] = own + sum(sizes.get(k, 0) for k in kids)
+                continue
+            if node in sizes:
+                continue
+            sizes[node] = 0  # provisional: guards a loop the cycle frames did not cut
+            stack.append((node, True))
+            stack.extend((k, False) for k in inner.get(node, []) if k not in sizes)
+    if replays == "ref":
+        placed = {
+            s.index for s, p in zip(spans, graph.places, strict=True) if p.placement == "placed"
+        }
+        each = sum(len(graph.container_messages(c)) - len(inner.get(c, [])) for c in placed)
+        return len(graph.checkpoint.history) - len(inner.get(None, [])) + each
+    top = inner.get(None, [])
+    return len(graph.checkpoint.history) - len(top) + sum(sizes[k] for k in top)
+
+
+def expansion_limit(graph: FoldGraph) -> int:
+    """The most messages one expansion may print: ten times the messages the record holds,
+    plus 100,000 (or ``FOLDCTL_MAX_EXPANSION``)."""
+    import os
+
+    value = os.environ.get(MAX_EXPANSION_ENV, "")
+    if value.strip().isdigit():
+        return int(value)
+    stored = len(graph.checkpoint.history) + sum(len(s.messages or ()) for s in graph.spans)
+    return 10 * stored + 100_000
+
+
+def check_expansion(
+    graph: FoldGraph, *, replays: Replays = "full", limit: int | None = None
+) -> None:
+    """:class:`ExpansionTooLarge` when the expansion would print more than the limit."""
+    bound = expansion_limit(graph) if limit is None else limit
+    size = expansion_size(graph, replays=replays)
+    if size > bound:
+        raise ExpansionTooLarge(
+            graph.checkpoint.source,
+            "",
+            f"its expansion would print {size:,} messages (replayed summaries place the same "
+            f"spans again and again) but the limit is {bound:,}; print each replay as a "
+            f"reference to its first placement, or raise the limit ({MAX_EXPANSION_ENV})",
+        )
 
 
 class Context:
@@ -127,6 +206,7 @@ class FoldStart:
     context: Context
     reason: str = ""  # why it floats, for detached and orphan spans
     first_frame: str | None = None  # a replay: the frame locator of the first placement
+    reference: bool = False  # a replay shown as a reference: no messages follow
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,11 +225,14 @@ def walk(
     keep_frames: bool = False,
     start: Context | None = None,
     reason: str = "",
+    replays: Replays = "full",
 ) -> Iterator[Event]:
     """Expand from ``start`` (default: history), yielding events in transcript order.
 
     ``max_depth`` counts folds below ``start``.  ``reason`` is told on the
-    first :class:`FoldStart` (why a span shown on its own floats).
+    first :class:`FoldStart` (why a span shown on its own floats).  With
+    ``replays="ref"`` a replayed placement is its :class:`FoldStart` and
+    :class:`FoldEnd` only, a reference to the first placement.
     """
     spans = graph.spans
     root = start or Context(None, None, None, 0)
@@ -202,7 +285,14 @@ def walk(
         else:
             if keep_frames:
                 yield Row(message, ctx, index, FrameInfo(ref.fingerprint, target, "expanded"))
-            opened = enter(Context(ctx, index, target, ctx.depth + 1, ctx.placement))
+            child = Context(ctx, index, target, ctx.depth + 1, ctx.placement)
+            if replays == "ref" and target in placed:
+                placed[target] += 1
+                child.occurrence = placed[target]
+                yield FoldStart(spans[target], child, "", first_frame[target], reference=True)
+                yield FoldEnd(spans[target], child)
+                continue
+            opened = enter(child)
             assert opened is not None
             yield opened
             continue
@@ -210,14 +300,23 @@ def walk(
 
 
 def walk_floating(
-    graph: FoldGraph, *, max_depth: int | None = None, keep_frames: bool = False
+    graph: FoldGraph,
+    *,
+    max_depth: int | None = None,
+    keep_frames: bool = False,
+    replays: Replays = "full",
 ) -> Iterator[Event]:
     """The originals of detached and orphan spans, each root with the spans nested in it."""
     for index in graph.floating_roots:
         place = graph.places[index]
         ctx = Context(None, None, index, 1, place.placement)
         yield from walk(
-            graph, max_depth=max_depth, keep_frames=keep_frames, start=ctx, reason=place.reason
+            graph,
+            max_depth=max_depth,
+            keep_frames=keep_frames,
+            start=ctx,
+            reason=place.reason,
+            replays=replays,
         )
 
 
@@ -301,7 +400,12 @@ def resolve_name(graph: FoldGraph, text: str) -> Name:
 
 
 def walk_name(
-    graph: FoldGraph, text: str, *, max_depth: int | None = None, keep_frames: bool = False
+    graph: FoldGraph,
+    text: str,
+    *,
+    max_depth: int | None = None,
+    keep_frames: bool = False,
+    replays: Replays = "full",
 ) -> Iterator[Event]:
     """What ``expand --only`` prints for one name.
 
@@ -321,6 +425,7 @@ def walk_name(
             keep_frames=keep_frames,
             start=ctx,
             reason=graph.places[name.span].reason,
+            replays=replays,
         )
         return
     assert isinstance(name, MessageName)
@@ -337,16 +442,26 @@ def walk_name(
     if keep_frames:
         yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, "expanded"))
     child = Context(ctx, name.index, ref.span, ctx.depth + 1, ctx.placement)
-    yield from walk(graph, max_depth=max_depth, keep_frames=keep_frames, start=child)
+    yield from walk(
+        graph, max_depth=max_depth, keep_frames=keep_frames, start=child, replays=replays
+    )
 
 
-def every_row(graph: FoldGraph) -> Iterator[Row]:
+def every_row(graph: FoldGraph, *, replays: Replays = "full") -> Iterator[Row]:
     """Every message foldctl can see, each place it occurs, with its locator.
 
     The expansion from history with frames kept (so summaries are rows too),
-    then the floating (detached and orphan) spans with what nests in them.
+    then the floating (detached and orphan) spans with what nests in them.  With
+    ``replays="full"`` the expansion's size is checked first
+    (:func:`check_expansion`).
     """
-    for stream in (walk(graph, keep_frames=True), walk_floating(graph, keep_frames=True)):
+    if replays == "full":
+        check_expansion(graph)
+    streams = (
+        walk(graph, keep_frames=True, replays=replays),
+        walk_floating(graph, keep_frames=True, replays=replays),
+    )
+    for stream in streams:
         for event in stream:
             if isinstance(event, Row):
                 yield event

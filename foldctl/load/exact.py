@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Final, get_args
 
 from foldctl.errors import InputError, NotACheckpoint
+from foldctl.jsoncodec import brief
 from foldctl.model import Checkpoint, Message, Retention, Shape, Span
 
 ENVELOPE_FORMATS: Final = ("conversation-v1", "flowchart-v1")
@@ -181,7 +182,7 @@ def load_document(doc: Any, source: str) -> Checkpoint:
     version = check.field(conv, "version", path)
     if version != 1 or isinstance(version, bool):
         raise check.fail(
-            _join(path, "version"), f"unsupported checkpoint version {version!r}; expected 1"
+            _join(path, "version"), f"unsupported checkpoint version {brief(version)}; expected 1"
         )
     history = check.messages(conv, "history", path)
     original = check.obj(check.field(conv, "originalInput", path), _join(path, "originalInput"))

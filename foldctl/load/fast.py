@@ -27,7 +27,13 @@ from msgspec import UNSET, Raw, UnsetType
 
 from foldctl import jsoncodec
 from foldctl.errors import InputError
-from foldctl.load.exact import check_history, check_message, check_original_input
+from foldctl.load.exact import (
+    check_history,
+    check_message,
+    check_original_input,
+    load_document,
+    type_name,
+)
 from foldctl.model import Checkpoint, Message, Shape, Span, is_frame
 
 # The start of a message, as the runtime writes it, that cannot be a frame:
@@ -36,6 +42,10 @@ from foldctl.model import Checkpoint, Message, Shape, Span, is_frame
 _NOT_A_FRAME: Final = re.compile(
     rb'\{"role":"(?:assistant|tool|system)","content":"|\{"role":"user","content":"[^\[\\]'
 ).match
+# What, later in such a message, could still make it a frame: a second "role" or
+# "content" key (the last one wins, as in JSON.parse), or an escape that could spell
+# one.  A message with any of these is decoded and checked like any other.
+_COULD_CHANGE: Final = re.compile(rb'"role"|"content"|\\u').search
 
 
 # msgspec reads an integer of any size exactly; the exact path refuses one beyond 64 bits.
@@ -125,9 +135,11 @@ def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
             and _holds_wide_float(value)
         ):
             value = _strict(raw, source, path)
-    if not isinstance(value, dict):
-        raise InputError(source, path, "expected an object")
-    return value  # role and content were checked when the checkpoint was loaded
+    if type(value) is not dict:
+        raise InputError(source, path, f"expected an object, found {type_name(value)}")
+    if type(value.get("role")) is not str or type(value.get("content")) is not str:
+        check_message(value, source, path)  # raises, naming the field as the exact path does
+    return value
 
 
 def _strict(raw: Raw | bytes, source: str, path: str) -> Any:
@@ -177,15 +189,35 @@ class RawMessages(Sequence[Message]):
     at a time; ``frame_indices`` says which of them are frames.
     """
 
-    __slots__ = ("_items", "_path", "_source", "frame_indices")
+    __slots__ = ("_items", "_path", "_source", "_whole", "frame_indices")
 
     def __init__(
-        self, items: list[Raw], frame_indices: tuple[int, ...], source: str, path: str
+        self,
+        items: list[Raw],
+        frame_indices: tuple[int, ...],
+        source: str,
+        path: str,
+        whole: Any = None,
     ) -> None:
         self._items = items
         self._source = source
         self._path = path
-        self.frame_indices = frame_indices
+        self._whole = whole  # the file's bytes: a message that cannot be read gets the
+        self.frame_indices = frame_indices  # exact path's verdict on the whole file
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        # The file's bytes (perhaps a memory map) stay behind when pickled.
+        return (self._items, self.frame_indices, self._source, self._path)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._items, self.frame_indices, self._source, self._path = state
+        self._whole = None
+
+    def _decode(self, index: int) -> Message:
+        try:
+            return decode_message(self._items[index], self._source, f"{self._path}[{index}]")
+        except InputError as e:
+            raise exact_verdict(self._whole, self._source, e) from None
 
     def __len__(self) -> int:
         return len(self._items)
@@ -201,11 +233,11 @@ class RawMessages(Sequence[Message]):
             return [self[i] for i in range(*index.indices(len(self._items)))]
         if index < 0:
             index += len(self._items)
-        return decode_message(self._items[index], self._source, f"{self._path}[{index}]")
+        return self._decode(index)
 
     def __iter__(self) -> Iterator[Message]:
-        for i, raw in enumerate(self._items):
-            yield decode_message(raw, self._source, f"{self._path}[{i}]")
+        for i in range(len(self._items)):
+            yield self._decode(i)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or len(other) != len(self):
@@ -227,7 +259,12 @@ def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
     """
     found: list[int] = []
     heads = list(map(_NOT_A_FRAME, items))
-    for i in [i for i, head in enumerate(heads) if head is None]:
+    unsure = [
+        i
+        for i, (item, head) in enumerate(zip(items, heads, strict=True))
+        if head is None or _COULD_CHANGE(item, head.end()) is not None
+    ]
+    for i in unsure:
         message = decode_message(items[i], source, f"{path}[{i}]")
         check_message(message, source, f"{path}[{i}]")
         if is_frame(message):
@@ -235,11 +272,25 @@ def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
     return tuple(found)
 
 
+def exact_verdict(whole: Any, source: str, error: InputError) -> InputError:
+    """The error the exact path gives the whole file, so that a message the fast path
+    cannot read fails every command with the same line, naming the same place, as the
+    exact path would (``error`` when the file's bytes are not at hand, or the exact path
+    accepts the file after all)."""
+    if whole is None:
+        return error
+    try:
+        load_document(jsoncodec.loads(bytes(whole), source), source)
+    except InputError as verdict:
+        return verdict
+    return error
+
+
 def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
     for decoder in _DECODERS:
         try:
             document = decoder.decode(buffer)
-        except (msgspec.ValidationError, msgspec.DecodeError):
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             continue
         if isinstance(document, _Conversation):
             return "checkpoint", document, ""
@@ -251,7 +302,18 @@ def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
 
 
 def try_load(buffer: Any, source: str) -> Checkpoint | None:
-    """The checkpoint from the fast path, or None when only the exact path can read it."""
+    """The checkpoint from the fast path, or None when only the exact path can read it.
+
+    A file the fast path finds wrong gets the exact path's verdict, word for word
+    (:func:`exact_verdict`): one verdict per file, whichever path reads it.
+    """
+    try:
+        return _fast_load(buffer, source)
+    except InputError as e:
+        raise exact_verdict(buffer, source, e) from None
+
+
+def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     decoded = _decode(buffer)
     if decoded is None:
         return None
@@ -276,7 +338,8 @@ def try_load(buffer: Any, source: str) -> Checkpoint | None:
         messages: RawMessages | None = None
         if s.messages is not UNSET:
             path = f"{prefix}folded[{index}].messages"
-            messages = RawMessages(s.messages, _frames(s.messages, source, path), source, path)
+            frames = _frames(s.messages, source, path)
+            messages = RawMessages(s.messages, frames, source, path, buffer)
             raw["messages"] = messages
         spans.append(
             Span(
@@ -316,4 +379,5 @@ def try_load(buffer: Any, source: str) -> Checkpoint | None:
         original_input=original_message,
         checkpointed_at=conv.checkpointedAt,
         raw=top,
+        messages_checked=not any(span.messages for span in spans),
     )

@@ -59,14 +59,12 @@ class _Side:
     folded: dict[str, Row] = field(default_factory=dict)  # digest -> first row inside a span
     unresolved: dict[str, Row] = field(default_factory=dict)  # digest -> unresolved frame row
     frame_spans: dict[str, int | None] = field(default_factory=dict)  # frame digest -> span
-    rows: int = 0
 
     @classmethod
     def of(cls, graph: FoldGraph) -> _Side:
         side = cls(graph)
         side.live = [digest(m) for m in graph.checkpoint.history]
-        for row in every_row(graph):
-            side.rows += 1
+        for row in every_row(graph, replays="ref"):  # a replay repeats messages already seen
             d = digest(row.message)
             side.anywhere.setdefault(d, row.locator)
             if row.span is not None:

@@ -22,7 +22,7 @@ from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint,
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Row, every_row
+from foldctl.graph.walk import Replays, Row, every_row
 from foldctl.model import Message
 from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.locate import where
@@ -57,6 +57,7 @@ class Query:
     before: int = 0  # context messages
     after: int = 0
     folds: FoldFilter = NO_FILTER
+    replays: Replays = "full"
 
 
 def compile_query(
@@ -73,6 +74,7 @@ def compile_query(
     before: int = 0,
     after: int = 0,
     folds: FoldFilter = NO_FILTER,
+    replays: Replays = "full",
 ) -> Query:
     """Build a :class:`Query` (several patterns match when any does), or raise
     :class:`UsageError` for a pattern that does not compile."""
@@ -105,6 +107,7 @@ def compile_query(
         before=before,
         after=after,
         folds=folds,
+        replays=replays,
     )
 
 
@@ -226,7 +229,7 @@ def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
     last_shown = -2
     last_ctx: object = None
     folds_ok = True
-    for n, row in enumerate(every_row(graph)):
+    for n, row in enumerate(every_row(graph, replays=query.replays)):
         if row.context is not last_ctx:
             last_ctx = row.context
             folds_ok = query.folds.context_passes(row.context, spans)

@@ -155,6 +155,7 @@ def overview(
         "scheme": graph.scheme,
         "schemeNote": scheme_note,
         "foldedPresent": cp.has_folded,
+        "messagesChecked": cp.messages_checked,
         "counts": {
             "liveMessages": len(cp.history),
             "liveFrames": len(live_frames),
@@ -195,6 +196,8 @@ class Table:
     rows: list[dict[str, Any]]
     columns: tuple[str, ...]
     text_columns: tuple[str, ...] | None = None
+    #: a line under a text table: what the table does not say (machine formats omit it)
+    note: str = ""
 
     def document(self) -> list[dict[str, Any]]:
         return self.rows
@@ -233,11 +236,17 @@ SPAN_COLUMNS: Final = (
 STAGE_COLUMNS: Final = ("stageId", "span", "runId", "iteration", "model", "foldedAt")
 
 
+NOT_DECODED: Final = (
+    "(retained messages not decoded; run `foldctl verify` on this source for the full check)"
+)
+
+
 def spans_table(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Table:
     rows = span_rows(graph)
     if folds.active:
         rows = [row for row, span in zip(rows, graph.spans, strict=True) if folds.selects(span)]
-    return Table(rows, SPAN_COLUMNS)
+    note = "" if graph.checkpoint.messages_checked else NOT_DECODED
+    return Table(rows, SPAN_COLUMNS, note=note)
 
 
 def stages_table(graph: FoldGraph) -> Table:

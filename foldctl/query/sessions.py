@@ -104,7 +104,7 @@ def sessions(path: str, scheme: str | None = None, only: str | None = None) -> S
         row["worst"] = next((s for s in SEVERITIES if s in severities), None)
         rows.append(row)
     text = TEXT_COLUMNS + (("error",) if errors else ())
-    return SessionListing(rows, ALL_COLUMNS, text, tuple(errors))
+    return SessionListing(rows, ALL_COLUMNS, text, errors=tuple(errors))
 
 
 def listing_error(path: str, errors: tuple[InputError, ...]) -> InputError:

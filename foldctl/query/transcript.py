@@ -8,7 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Event, Row, walk, walk_floating, walk_name
+from foldctl.graph.walk import (
+    Event,
+    Replays,
+    Row,
+    check_expansion,
+    walk,
+    walk_floating,
+    walk_name,
+)
 from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.records import message_object
 from foldctl.times import iso_utc
@@ -39,19 +47,24 @@ def transcript(
     keep_frames: bool = False,
     include_detached: bool = False,
     folds: FoldFilter = NO_FILTER,
+    replays: Replays = "full",
 ) -> Transcript:
     """The transcript ``expand`` prints: all of it, or what ``only`` names (a message, a
     span ``fN`` or a digest; see :func:`foldctl.graph.walk.walk_name`), at most ``depth``
     levels of folds, frames kept or not, then (``include_detached``) the originals of
     detached and orphan spans; with ``folds``, only the folds that pass it
-    (:mod:`foldctl.query.filters`)."""
+    (:mod:`foldctl.query.filters`).  ``replays="ref"`` prints a replayed placement as a
+    reference to the first; with ``"full"`` the expansion's size is checked first
+    (:func:`foldctl.graph.walk.check_expansion`)."""
+    if replays == "full":
+        check_expansion(graph)
     events: Iterator[Event]
     if only is not None:
-        events = walk_name(graph, only, max_depth=depth, keep_frames=keep_frames)
+        events = walk_name(graph, only, max_depth=depth, keep_frames=keep_frames, replays=replays)
     else:
-        events = walk(graph, max_depth=depth, keep_frames=keep_frames)
+        events = walk(graph, max_depth=depth, keep_frames=keep_frames, replays=replays)
     if include_detached:
-        floating = walk_floating(graph, max_depth=depth, keep_frames=keep_frames)
+        floating = walk_floating(graph, max_depth=depth, keep_frames=keep_frames, replays=replays)
         events = itertools.chain(events, floating)
     if folds.active:
         events = _filtered(events, folds, graph)

@@ -35,7 +35,7 @@ from typing import Any, Final
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
+from foldctl.graph.walk import FoldEnd, FoldStart, Replays, Row, walk, walk_floating
 from foldctl.query.records import overview
 from foldctl.render import Output
 from foldctl.render.fields import as_text, call_rest, other_fields, pretty, tool_calls
@@ -281,6 +281,7 @@ def render(
     provenance: Provenance,
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
+    replays: Replays = "full",
 ) -> str:
     """The whole report as one HTML document (pure: same inputs, same text)."""
     doc = overview(graph, scheme_note)
@@ -294,7 +295,7 @@ def render(
             "it to see them, nested for nested folds.",
             {"class": "muted"},
         )
-        _events(body, walk(graph, keep_frames=True), anchors, graph)
+        _events(body, walk(graph, keep_frames=True, replays=replays), anchors, graph)
     with body.tag("section", {"id": "floating"}):
         body.el("h2", "Detached and orphan spans")
         if graph.floating_roots:
@@ -305,7 +306,7 @@ def render(
                 "the agent saw.",
                 {"class": "note"},
             )
-            _events(body, walk_floating(graph, keep_frames=True), anchors, graph)
+            _events(body, walk_floating(graph, keep_frames=True, replays=replays), anchors, graph)
         else:
             body.el("p", "None: every span is placed in the transcript.", {"class": "muted"})
 
@@ -342,8 +343,11 @@ def render_bytes(
     provenance: Provenance,
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
+    replays: Replays = "full",
 ) -> bytes:
-    text = render(graph, provenance=provenance, scheme_note=scheme_note, findings=findings)
+    text = render(
+        graph, provenance=provenance, scheme_note=scheme_note, findings=findings, replays=replays
+    )
     return text.encode("utf-8")
 
 
@@ -355,6 +359,7 @@ class Report:
     provenance: Provenance
     scheme_note: str = ""
     findings: tuple[Finding, ...] | None = None
+    replays: Replays = "full"
 
 
 def report(result: Report, output: Output) -> None:
@@ -364,6 +369,7 @@ def report(result: Report, output: Output) -> None:
             provenance=result.provenance,
             scheme_note=result.scheme_note,
             findings=result.findings,
+            replays=result.replays,
         )
     )
     output.out.flush()
@@ -733,6 +739,7 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
         label += (
             f" — replay {ctx.occurrence}: the same messages as at its first placement "
             f"(through the frame at {event.first_frame or 'history'})"
+            + ("; not repeated here" if event.reference else "")
         )
     if event.reason:
         label += f" — {ctx.placement}: {event.reason}"

@@ -141,7 +141,7 @@ def _fold_line(event: FoldStart) -> str:
         line += (
             f" — **replay {ctx.occurrence}**: the same messages as at the first placement "
             f"(frame {code(event.first_frame or 'history')}); this one is through frame "
-            f"{code(ctx.frame_locator or '?')}"
+            f"{code(ctx.frame_locator or '?')}" + ("; not repeated here" if event.reference else "")
         )
     if event.reason:
         line += f" ({ctx.placement}: {inline(event.reason)})"

@@ -6,6 +6,7 @@ Every string that comes from the checkpoint passes through
 
 from __future__ import annotations
 
+import itertools
 import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -172,7 +173,9 @@ def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
     yield [("findings        ", "bold"), (listed or "none", style)]
     command = f"foldctl verify {shlex.quote(str(doc['source']))}"
     scope = "in the fold record; " if found.get("scope") == "fold record" else ""
-    yield [("", None), (f"{scope}run `{visible(command)}` for the full audit", "dim")]
+    if not doc.get("messagesChecked", True):
+        scope = "in the fold record; retained messages not decoded; "
+    yield [("", None), (f"{scope}run `{visible(command)}` for the full check", "dim")]
 
 
 def _where(depth: int, outermost: int | None, sep: str) -> str:
@@ -197,11 +200,12 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
     if event.first_frame is not None or ctx.occurrence > 1:
         first = event.first_frame or "history"
         here = ctx.frame_locator or "?"
+        shown = "; not repeated here" if event.reference else ""
         line.append(
             (
                 f"  (replay {ctx.occurrence}: the same messages as span {span.index} at its "
                 f"first placement, through the frame at {first}; this placement is through the "
-                f"frame at {here})",
+                f"frame at {here}{shown})",
                 "yellow",
             )
         )
@@ -277,7 +281,10 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
 
 def table(result: Table, output: Output) -> None:
     rows, columns = result.table(text=True)
-    text_lines(table_lines(list(rows), columns), output)
+    lines = table_lines(list(rows), columns)
+    if result.note:
+        lines = itertools.chain(lines, [[(result.note, "dim")]])
+    text_lines(lines, output)
 
 
 def show(result: Overview, output: Output) -> None:

@@ -664,7 +664,10 @@ def saved_at_ms(value: int | float | str | None) -> int | float | None:
         sign = -1 if zone[0] == "-" else 1
         digits = zone[1:].replace(":", "")
         offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-        moment -= sign * offset
+        try:
+            moment -= sign * offset
+        except OverflowError:  # 0001-01-01T00:00:00+01:00: before the first representable time
+            return None
     ms = int(moment.timestamp()) * 1000
     if fraction:
         ms += int((fraction + "000")[:3])

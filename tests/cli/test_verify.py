@@ -570,7 +570,8 @@ def test_show_reports_the_count_of_findings_and_points_to_verify(tmp_path: Path)
         "1 error, 1 warning (count-mismatch 1, unresolved-frame 1)",
     ]
     assert text[-1].strip() == (
-        f"in the fold record; run `foldctl verify {source}` for the full audit"
+        "in the fold record; retained messages not decoded; "
+        f"run `foldctl verify {source}` for the full check"
     )
     shown = json.loads(run_cli("show", source, "-f", "json").stdout)["findings"]
     assert shown == {

@@ -10,6 +10,7 @@ from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
     ModelOpt,
+    ReplaysOpt,
     RunOpt,
     SchemeOpt,
     SinceOpt,
@@ -19,6 +20,7 @@ from foldctl.cli.app import (
     app,
     emit,
     fold_filter,
+    replays_mode,
     source,
 )
 
@@ -56,6 +58,7 @@ def expand(
     since: SinceOpt = None,
     until: UntilOpt = None,
     span: SpanOpt = None,
+    replays: ReplaysOpt = "full",
 ) -> None:
     """The conversation before any fold, every message with its locator."""
     from foldctl.graph.open import open_graph
@@ -65,5 +68,6 @@ def expand(
     result = transcript(
         graph, depth=depth, only=only, keep_frames=keep_frames,
         include_detached=include_detached, folds=fold_filter(model, run, since, until, span),
+        replays=replays_mode(replays),
     )  # fmt: skip
     emit("expand", fmt, result, color)

@@ -10,6 +10,7 @@ from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
     ModelOpt,
+    ReplaysOpt,
     RunOpt,
     SchemeOpt,
     SinceOpt,
@@ -18,6 +19,7 @@ from foldctl.cli.app import (
     app,
     emit,
     fold_filter,
+    replays_mode,
     report_error,
     sources,
 )
@@ -107,6 +109,7 @@ def grep(
     since: SinceOpt = None,
     until: UntilOpt = None,
     span: SpanOpt = None,
+    replays: ReplaysOpt = "full",
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
@@ -134,7 +137,7 @@ def grep(
         invert=invert, max_count=max_count,
         before=before if before is not None else context or 0,
         after=after if after is not None else context or 0,
-        folds=fold_filter(model, run, since, until, span),
+        folds=fold_filter(model, run, since, until, span), replays=replays_mode(replays),
     )  # fmt: skip
     mode: Mode = "files" if files else "count" if count else "hits"
     run_ = GrepRun(grep_sources(sources(rest), query, scheme), report_error, mode, query)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import SchemeOpt, SourceArg, app, source
+from foldctl.cli.app import ReplaysOpt, SchemeOpt, SourceArg, app, replays_mode, source
 from foldctl.errors import UsageError
 from foldctl.times import iso_utc
 
@@ -33,7 +33,11 @@ NowOpt = Annotated[
 
 @app.command()
 def report(
-    source_arg: SourceArg, output: OutputOpt, scheme: SchemeOpt = None, now: NowOpt = None
+    source_arg: SourceArg,
+    output: OutputOpt,
+    scheme: SchemeOpt = None,
+    now: NowOpt = None,
+    replays: ReplaysOpt = "full",
 ) -> None:
     """A self-contained HTML incident report: overview, findings, folds, transcript."""
     import io
@@ -43,6 +47,7 @@ def report(
     from foldctl.cli.output import size_text, write_file
     from foldctl.cli.progress import slow_notice
     from foldctl.graph.open import open_evidence
+    from foldctl.graph.walk import check_expansion
     from foldctl.render import Output, OutputFormat
     from foldctl.render.html import Provenance, Report
     from foldctl.render.registry import render
@@ -52,6 +57,9 @@ def report(
     spec = source(source_arg)
     with slow_notice("reading and auditing the checkpoint"):
         graph, note, stored = open_evidence(spec, scheme)
+        mode = replays_mode(replays)
+        if mode == "full":
+            check_expansion(graph)
         findings = tuple(audit(graph))
     provenance = Provenance(
         __version__,
@@ -64,7 +72,8 @@ def report(
     )
     page = io.BytesIO()
     with slow_notice("writing the report"):
-        render("report", OutputFormat.html, Report(graph, provenance, note, findings), Output(page))
+        result = Report(graph, provenance, note, findings, mode)
+        render("report", OutputFormat.html, result, Output(page))
     data = page.getvalue()
     write_file(output, data, stored.path, what="the report")
     if output != "-":
