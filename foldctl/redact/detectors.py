@@ -536,8 +536,9 @@ DETECTORS: Final[dict[str, Detector]] = {
         ),
         Detector(
             "aws_secret_key",
-            "AWS secret access key: 40 base64 characters right after aws_secret_access_key "
-            "(or secret_access_key, SecretAccessKey) and ':' or '='",
+            "AWS secret access key: 40 base64 characters right after a name that says so "
+            "(aws_secret_access_key, aws-secret-key, SECRET_ACCESS_KEY, SecretAccessKey, ...) "
+            "and ':', '=' or '=>'",
             _AWS_SECRET_KEY,
             _same,
             80,
@@ -701,23 +702,25 @@ _AT_KINDS: Final = frozenset(("email", "url_password"))
 
 def _translation() -> bytes:
     table = bytearray(b"x" * 256)
-    for ch in b"0123456789":
+    for ch in b"0123456789 -.()":
         table[ch] = ord("0")
     for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         table[ch] = ord("A")
-    for ch in b" -.()":
-        table[ch] = ord("s")
+    table[ord("\\")] = ord("\\")  # so that "\\u" escapes show in the shapes too
+    table[ord("u")] = ord("u")
     return bytes(table)
 
 
 _SHAPES: Final = _translation()
-# Every card holds "0000s0000" (grouped) or 13 digits in a row; every North
-# American and UK national number "s000s0000" or "0000s0000"; every IBAN
-# starts "AA00".  A window is the run of shape characters around a needle.
-_DIGIT_NEEDLES: Final = (b"0000s0000", b"s000s0000", b"0" * 13)
-_DIGIT_RUN: Final = frozenset(b"0s")
+# Every card and every national phone shape is a run of at least 12 digits and
+# separators (" -.()"): "415-555-0132", "07700 900123", "4111 1111 1111 1111";
+# every IBAN starts "AA00".  A window is the run of shape characters around a
+# needle; every match lies inside one.
+_DIGIT_NEEDLE: Final = b"0" * 12
+_ZEROS: Final = re.compile(b"0*")
 _IBAN_NEEDLES: Final = (b"AA00",)
-_IBAN_RUN: Final = frozenset(b"0sA")
+_IBAN_RUN: Final = frozenset(b"0A")
+_NOT_DIGITS: Final = b" -.()"
 _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("phone", _PHONE_PAREN),
     ("phone", _PHONE_NANP),
@@ -730,19 +733,29 @@ _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
 _BYTE_CARD_BOUNDS: Final = (
     rb"(?:(?<![0-9A-Za-z_+\-.,$])|(?<=\\[nrtbf]))(?:%s)(?![A-Za-z_]|[.,\-][0-9])"
 )
-_BYTE_DIGIT_PATTERNS: Final = tuple(
-    (
-        kind,
-        re.compile(
-            _BYTE_CARD_BOUNDS % finder.compiled.pattern.encode()
-            if kind == "card"
-            else finder.compiled.pattern.encode()
-        ),
-    )
-    for kind, finder in _DIGIT_FINDERS
-)
+_BYTE_DIGIT_PATTERNS: Final[dict[str, re.Pattern[bytes]]] = {
+    "phone": re.compile(
+        b"|".join(
+            b"(?:%s)" % f.compiled.pattern.encode() for k, f in _DIGIT_FINDERS if k == "phone"
+        )
+    ),
+    "card": re.compile(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
+}
 _BYTE_IBAN: Final = re.compile(_IBAN.compiled.pattern.encode())
 _BYTE_PHONE_INTL: Final = re.compile(rb"\+[1-9]")
+
+
+def _digit_windows(shapes: bytes) -> list[Span]:
+    """The runs of 12 or more digits and separators (searched left to right, so each starts at
+    its needle)."""
+    found: list[Span] = []
+    pos = shapes.find(_DIGIT_NEEDLE)
+    while pos >= 0:
+        match = _ZEROS.match(shapes, pos + 12)
+        stop = match.end() if match is not None else pos + 12
+        found.append((pos, stop))
+        pos = shapes.find(_DIGIT_NEEDLE, stop)
+    return found
 
 
 def _windows(shapes: bytes, needles: tuple[bytes, ...], run: frozenset[int]) -> list[Span]:
@@ -797,7 +810,7 @@ def scan(text: str, enabled: Collection[str]) -> list[tuple[int, int, str]]:
             # one byte per code point, so shape offsets are string offsets
             shapes = text.encode("ascii", "replace").translate(_SHAPES)
             if phone or card:
-                for pos, endpos in _windows(shapes, _DIGIT_NEEDLES, _DIGIT_RUN):
+                for pos, endpos in _digit_windows(shapes):
                     for kind, finder in _DIGIT_FINDERS:
                         if kind in enabled:
                             found.extend((s, e, kind) for s, e in finder(text, pos, endpos))
@@ -810,12 +823,14 @@ def scan(text: str, enabled: Collection[str]) -> list[tuple[int, int, str]]:
     return found
 
 
-def may_find(data: bytes, enabled: Collection[str]) -> bool:
+def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> bool:
     """False only when no ``enabled`` built-in can find anything in any string within ``data``.
 
-    ``data`` is UTF-8: the strings of a message joined together, or the text of
-    a JSON document that has no ``\\u`` escape (every other escape stands for a
-    character no gate looks at).  Only necessary conditions are tested, none of
+    ``data`` is UTF-8: the strings of a message joined together, or (with
+    ``json_text``) the text of a JSON document.  JSON escapes other than
+    ``\\u`` stand for characters no gate looks at, so a document with no
+    ``\\u`` escape holds each of its strings whole; one with a ``\\u``
+    escape may find anything.  Only necessary conditions are tested, none of
     the detectors' context checks, so the answer holds for every string whose
     text appears whole in ``data``.
     """
@@ -827,15 +842,21 @@ def may_find(data: bytes, enabled: Collection[str]) -> bool:
     phone, card, iban = "phone" in enabled, "card" in enabled, "iban" in enabled
     if phone and b"+" in data and _BYTE_PHONE_INTL.search(data):
         return True
-    if not (phone or card or iban):
+    if not (phone or card or iban or json_text):
         return False
     shapes = data.translate(_SHAPES)
+    if json_text and b"\\u" in shapes:
+        return True
     if phone or card:
-        for pos, endpos in _windows(shapes, _DIGIT_NEEDLES, _DIGIT_RUN):
-            separated = b"s" in shapes[pos:endpos]  # every phone shape has a separator
-            for kind, pattern in _BYTE_DIGIT_PATTERNS:
-                if kind == "phone" and not separated:
+        for pos, endpos in _digit_windows(shapes):
+            run = data[pos:endpos]
+            if run.isdigit():
+                # Unseparated: only a compact card, and only the whole run can be one.
+                if not (card and 13 <= len(run) <= 19 and run[0] in b"23456"):
                     continue
+            elif len(run.translate(None, _NOT_DIGITS)) < 10:
+                continue  # indentation, rules of dashes: every shape has 10 digits or more
+            for kind, pattern in _BYTE_DIGIT_PATTERNS.items():
                 if kind in enabled and pattern.search(data, pos, endpos):
                     return True
     if iban:

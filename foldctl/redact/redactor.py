@@ -287,10 +287,9 @@ class Redactor:
         Compact output (``orjson``; the standard library's escaping for a
         value orjson cannot encode, such as a lone surrogate).
         """
-        if not self._custom and b"\\u" not in raw:
-            # No \u escape: every string of the document appears whole in its text.
+        if not self._custom:
             try:
-                possible = detectors.may_find(raw, self._builtin_kinds)
+                possible = detectors.may_find(raw, self._builtin_kinds, json_text=True)
             except Exception as exc:
                 raise self._failed(type(exc).__name__, locator) from None
             if not possible:
