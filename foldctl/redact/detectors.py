@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 __all__ = [
@@ -93,7 +94,11 @@ class _Regex:
     """A finder over one pattern: the span of ``group`` of every match ``check`` keeps.
 
     With ``needles``, a text that contains none of them is not scanned at all.
-    Called with ``pos`` and ``endpos`` it scans that window only.
+    Called with ``pos`` and ``endpos`` it scans that window only.  A match the
+    check drops does not use up its text: the search goes on one character
+    after its start, so "2024 4111 1111 1111 1111" still finds the card that
+    a rejected "2024 4111 1111 1111" overlaps.  After a kept match it goes on
+    from the end of the kept span.
     """
 
     __slots__ = ("check", "compiled", "group", "needles")
@@ -119,18 +124,31 @@ class _Regex:
                     break
             else:
                 return
-        check, group = self.check, self.group
-        matches = self.compiled.finditer(text, pos, len(text) if endpos is None else endpos)
-        for match in matches:
+        check, group, search = self.check, self.group, self.compiled.search
+        end = len(text) if endpos is None else endpos
+        while pos <= end:
+            match = search(text, pos, end)
+            if match is None:
+                return
             if check is None:
                 span = match.span(group)
             else:
                 checked = check(text, match)
                 if checked is None:
+                    pos = match.start() + 1
                     continue
                 span = checked
             if span[0] < span[1]:
                 yield span
+            pos = max(span[1], match.end() if check is None else 0, match.start() + 1)
+
+    def at(self, text: str, pos: int) -> Span | None:
+        """The span a match starting exactly at ``pos`` gives, if the check keeps it."""
+        match = self.compiled.match(text, pos)
+        if match is None:
+            return None
+        span = match.span(self.group) if self.check is None else self.check(text, match)
+        return span if span is not None and span[0] < span[1] else None
 
 
 _regex = _Regex
@@ -718,8 +736,7 @@ _SHAPES: Final = _translation()
 # needle; every match lies inside one.
 _DIGIT_NEEDLE: Final = b"0" * 12
 _ZEROS: Final = re.compile(b"0*")
-_IBAN_NEEDLES: Final = (b"AA00",)
-_IBAN_RUN: Final = frozenset(b"0A")
+_IBAN_NEEDLE: Final = b"AA00"  # every IBAN starts where this needle does
 _NOT_DIGITS: Final = b" -.()"
 _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("phone", _PHONE_PAREN),
@@ -758,24 +775,16 @@ def _digit_windows(shapes: bytes) -> list[Span]:
     return found
 
 
-def _windows(shapes: bytes, needles: tuple[bytes, ...], run: frozenset[int]) -> list[Span]:
-    """The maximal runs of ``run`` characters of ``shapes`` that hold one of ``needles``."""
-    found: list[Span] = []
-    end = len(shapes)
-    for needle in needles:
-        pos = shapes.find(needle)
-        while pos >= 0:
-            start = pos
-            while start > 0 and shapes[start - 1] in run:
-                start -= 1
-            stop = pos + len(needle)
-            while stop < end and shapes[stop] in run:
-                stop += 1
-            found.append((start, stop))
-            pos = shapes.find(needle, stop)
-    if len(found) > 1:
-        found = sorted(set(found))  # runs are maximal: two are equal or apart
-    return found
+def _iban_at_needles(text: str, shapes: bytes) -> Iterator[Span]:
+    """IBANs of ``text``, tried only where one can start (an "AA00" of the shapes)."""
+    pos = shapes.find(_IBAN_NEEDLE)
+    last = 0
+    while pos >= 0:
+        span = _IBAN.at(text, pos) if pos >= last else None
+        if span is not None:
+            yield span
+            last = span[1]
+        pos = shapes.find(_IBAN_NEEDLE, pos + 4)
 
 
 def _gated_kinds(text: str) -> set[str]:
@@ -816,8 +825,7 @@ def scan(text: str, enabled: Collection[str]) -> list[tuple[int, int, str]]:
                             found.extend((s, e, kind) for s, e in finder(text, pos, endpos))
             if iban:
                 kind = "iban"
-                for pos, endpos in _windows(shapes, _IBAN_NEEDLES, _IBAN_RUN):
-                    found.extend((s, e, kind) for s, e in _IBAN(text, pos, endpos))
+                found.extend((s, e, kind) for s, e in _iban_at_needles(text, shapes))
     except Exception as exc:
         raise DetectorFailed(kind, type(exc).__name__) from None
     return found
@@ -834,12 +842,14 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
     the detectors' context checks, so the answer holds for every string whose
     text appears whole in ``data``.
     """
-    if b"@" in data and not _AT_KINDS.isdisjoint(enabled):
+    at, gates, phone, card, iban = _plan(
+        enabled if isinstance(enabled, frozenset) else frozenset(enabled)
+    )
+    if at and b"@" in data:
         return True
-    for char, gate, wakes in _BYTE_GATES:
-        if char in data and not wakes.isdisjoint(enabled) and gate.search(data):
+    for char, gate in gates:
+        if char in data and gate.search(data):
             return True
-    phone, card, iban = "phone" in enabled, "card" in enabled, "iban" in enabled
     if phone and b"+" in data and _BYTE_PHONE_INTL.search(data):
         return True
     if not (phone or card or iban or json_text):
@@ -847,7 +857,7 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
     shapes = data.translate(_SHAPES)
     if json_text and b"\\u" in shapes:
         return True
-    if phone or card:
+    if (phone or card) and _DIGIT_NEEDLE in shapes:
         for pos, endpos in _digit_windows(shapes):
             run = data[pos:endpos]
             if run.isdigit():
@@ -860,10 +870,24 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
                 if kind in enabled and pattern.search(data, pos, endpos):
                     return True
     if iban:
-        for pos, endpos in _windows(shapes, _IBAN_NEEDLES, _IBAN_RUN):
-            if _BYTE_IBAN.search(data, pos, endpos):
+        pos = shapes.find(_IBAN_NEEDLE)
+        while pos >= 0:
+            if _BYTE_IBAN.match(data, pos):
                 return True
+            pos = shapes.find(_IBAN_NEEDLE, pos + 4)
     return False
+
+
+@lru_cache(maxsize=64)
+def _plan(
+    enabled: frozenset[str],
+) -> tuple[bool, tuple[tuple[bytes, re.Pattern[bytes]], ...], bool, bool, bool]:
+    """What :func:`may_find` tests for a set of kinds: '@', the gates, the digit kinds."""
+    gates = tuple(
+        (char, gate) for char, gate, wakes in _BYTE_GATES if not wakes.isdisjoint(enabled)
+    )
+    at = not _AT_KINDS.isdisjoint(enabled)
+    return at, gates, "phone" in enabled, "card" in enabled, "iban" in enabled
 
 
 class DetectorFailed(Exception):
@@ -1044,6 +1068,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("card", "pan=5500005555555559;", ("5500005555555559",)),
     Example("card", "amex 3782 822463 10005", ("3782 822463 10005",)),
     Example("card", "amex 378282246310005", ("378282246310005",)),
+    Example("card", "paid 2024 4111 1111 1111 1111", ("4111 1111 1111 1111",)),
     Example("card", "4111 1111 1111 1112"),  # Luhn fails
     Example("card", "1718035200000 1718035200000123"),  # epoch ms / µs
     Example("card", "order 1234567890123456"),  # no card network starts with 1
@@ -1055,6 +1080,12 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("iban", "IBAN DE89 3704 0044 0532 0130 00 please", ("DE89 3704 0044 0532 0130 00",)),
     Example("iban", "GB82WEST12345698765432", ("GB82WEST12345698765432",)),
     Example("iban", "GB82 WEST 1234 5698 7654 32 THEN", ("GB82 WEST 1234 5698 7654 32",)),
+    Example("iban", "ref XX12 ABCD DE89 3704 0044 0532 0130 00", ("DE89 3704 0044 0532 0130 00",)),
+    Example(
+        "iban",
+        "DE89 3704 0044 0532 0130 00 GB82 WEST 1234 5698 7654 32",
+        ("DE89 3704 0044 0532 0130 00", "GB82 WEST 1234 5698 7654 32"),
+    ),
     Example("iban", "DE89 3704 0044 0532 0130 01"),  # mod-97 fails
     Example("iban", "GB82WEST1234569876543"),  # wrong length
     Example("iban", "XX89370400440532013000"),  # no such country

@@ -195,7 +195,12 @@ class Redactor:
         self._rules = rules if rules is not None else Rules()
         custom = [rule.detector() for rule in self._rules.rules]
         valid = [*DETECTORS, *(d.kind for d in custom)]
-        chosen = parse_kinds(only, valid, "--redact-only") if only is not None else set(valid)
+        if only is not None:
+            chosen = parse_kinds(only, valid, "--redact-only")
+            if not chosen:
+                raise UsageError(f"--redact-only: no kind given; valid kinds: {', '.join(valid)}")
+        else:
+            chosen = set(valid)
         chosen -= parse_kinds(skip, valid, "--redact-skip")
         self._builtin: tuple[Detector, ...] = tuple(
             d for d in DETECTORS.values() if d.kind in chosen
@@ -336,7 +341,7 @@ class Redactor:
                 found = detectors.scan(joined, enabled) if possible else []
             except DetectorFailed as exc:
                 raise self._failed(exc.error, locator, exc.kind) from None
-            starts = [0, *accumulate(len(t) + 1 for t in texts[:-1])]
+            starts = [0, *accumulate(len(t) + 1 for t in texts[:-1])] if found else []
             for start, end, kind in found:
                 i = bisect_right(starts, start) - 1
                 base = starts[i]

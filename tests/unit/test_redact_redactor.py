@@ -257,6 +257,8 @@ def test_unknown_kind_is_a_usage_error_naming_the_valid_ones() -> None:
     assert "'emial'" in str(info.value) and "phone" in str(info.value)
     with pytest.raises(UsageError, match="--redact-skip"):
         Redactor(KEY, skip="nope")
+    with pytest.raises(UsageError, match="no kind given"):
+        Redactor(KEY, only=" , ")
 
 
 RULES = r"""
