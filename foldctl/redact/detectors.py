@@ -35,6 +35,7 @@ __all__ = [
     "Detector",
     "DetectorFailed",
     "Example",
+    "gate",
     "iban_ok",
     "kinds",
     "luhn_ok",
@@ -191,6 +192,7 @@ _AWS_SECRET_KEY = _regex(
     r"(?:(?i:aws[_-]secret[_-](?:access[_-])?key|secret[_-]access[_-]key)"
     r"|(?:aws|Aws)?(?:Secret|secret)AccessKey)"
     r"[\"']?\s{0,4}(?::|=>?)\s{0,4}[\"']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+    flags=re.ASCII,  # ASCII case rules, as the byte gates have: "ſecret" is not "secret"
     group=1,
 )
 
@@ -245,9 +247,8 @@ _PRIVATE_KEY = _regex(
 _AUTH_HEADER = _regex(
     r"authorization[\"']?\s{0,4}[:=]\s{0,4}[\"']?(?:bearer|basic|token)[ \t]+"
     r"([A-Za-z0-9_.~+/-]{8,4096}=*)(?![A-Za-z0-9_.~+/=-])",
-    flags=re.IGNORECASE,
+    flags=re.IGNORECASE | re.ASCII,
     group=1,
-    needles=("uthorization", "UTHORIZATION"),
 )
 
 # scheme://user:password@host — only the password.  The user may be empty
@@ -710,7 +711,7 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         {"a": ("github_token",), "b": ("stripe_key",), "c": ("aws_secret_key",)},
     ),
 )
-_GATES: Final = tuple((re.compile(p), kinds) for _, p, kinds in _GATE_PATTERNS)
+_GATES: Final = tuple((re.compile(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
 _BYTE_GATES: Final = tuple(
     (c.encode(), re.compile(p.encode()), frozenset(k for ks in kinds.values() for k in ks))
     for c, p, kinds in _GATE_PATTERNS
@@ -797,32 +798,44 @@ def _gated_kinds(text: str) -> set[str]:
     return wake
 
 
-def scan(text: str, enabled: Collection[str]) -> list[tuple[int, int, str]]:
+def scan(
+    text: str, enabled: Collection[str], wake: Collection[str] | None = None
+) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of every value the ``enabled`` built-ins find in ``text``.
 
     The same findings as running each enabled detector's ``find`` over ``text``
-    (each listed once per detector that finds it), found much faster.  A
-    detector that raises becomes :class:`DetectorFailed`.
+    (each listed once per detector that finds it), found much faster.
+    ``wake``, from :func:`gate` on the same text, saves testing the gates
+    twice.  A detector that raises becomes :class:`DetectorFailed`.
     """
     found: list[tuple[int, int, str]] = []
     kind = "a gate"
     try:
-        wake = _gated_kinds(text)
+        if wake is None:
+            wake = _gated_kinds(text) | _DIGIT_KINDS
         for kind, detector in DETECTORS.items():
-            if kind in wake and kind in enabled:
+            if kind in wake and kind in enabled and kind not in _DIGIT_KINDS:
                 found.extend((s, e, kind) for s, e in detector.find(text))
-        phone, card, iban = "phone" in enabled, "card" in enabled, "iban" in enabled
+        phone, card, iban = (k in enabled and k in wake for k in ("phone", "card", "iban"))
         if phone and "+" in text:
             kind = "phone"
             found.extend((s, e, kind) for s, e in _PHONE_INTL(text))
         if phone or card or iban:
             # one byte per code point, so shape offsets are string offsets
             shapes = text.encode("ascii", "replace").translate(_SHAPES)
-            if phone or card:
+            if (phone or card) and _DIGIT_NEEDLE in shapes:
                 for pos, endpos in _digit_windows(shapes):
+                    run = text[pos:endpos]
+                    if run.isascii() and run.isdigit():
+                        # Unseparated: no phone shape, and a card only as the whole run.
+                        if not (card and 13 <= len(run) <= 19 and run[0] in "23456"):
+                            continue
+                    elif len(run.translate(_DROP_SEPARATORS)) < 10:
+                        continue  # every phone and card shape has 10 digits or more
                     for kind, finder in _DIGIT_FINDERS:
-                        if kind in enabled:
-                            found.extend((s, e, kind) for s, e in finder(text, pos, endpos))
+                        if not (phone if kind == "phone" else card):
+                            continue
+                        found.extend((s, e, kind) for s, e in finder(text, pos, endpos))
             if iban:
                 kind = "iban"
                 found.extend((s, e, kind) for s, e in _iban_at_needles(text, shapes))
@@ -831,8 +844,17 @@ def scan(text: str, enabled: Collection[str]) -> list[tuple[int, int, str]]:
     return found
 
 
+_DIGIT_KINDS: Final = frozenset(("phone", "card", "iban"))
+_DROP_SEPARATORS: Final = str.maketrans("", "", " -.()")
+
+
 def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> bool:
-    """False only when no ``enabled`` built-in can find anything in any string within ``data``.
+    """False only when no ``enabled`` built-in can find anything in any string within ``data``."""
+    return bool(gate(data, enabled, json_text=json_text))
+
+
+def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> frozenset[str]:
+    """The ``enabled`` kinds that may find something in a string within ``data``; often none.
 
     ``data`` is UTF-8: the strings of a message joined together, or (with
     ``json_text``) the text of a JSON document.  JSON escapes other than
@@ -842,21 +864,28 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
     the detectors' context checks, so the answer holds for every string whose
     text appears whole in ``data``.
     """
-    at, gates, phone, card, iban = _plan(
-        enabled if isinstance(enabled, frozenset) else frozenset(enabled)
-    )
+    kinds = enabled if isinstance(enabled, frozenset) else frozenset(enabled)
+    at, gates, phone, card, iban = _plan(kinds)
+    wake: set[str] = set()
     if at and b"@" in data:
-        return True
-    for char, gate in gates:
-        if char in data and gate.search(data):
-            return True
+        wake.update(_AT_KINDS)
+    for char, pattern, wakes in gates:
+        if char in data and not wakes <= wake and pattern.search(data):
+            wake.update(wakes)
     if phone and b"+" in data and _BYTE_PHONE_INTL.search(data):
-        return True
-    if not (phone or card or iban or json_text):
-        return False
-    shapes = data.translate(_SHAPES)
-    if json_text and b"\\u" in shapes:
-        return True
+        wake.add("phone")
+    if phone or card or iban or json_text:
+        shapes = data.translate(_SHAPES)
+        if json_text and b"\\u" in shapes:
+            return kinds  # a \\u escape can stand for anything
+        _shape_kinds(data, shapes, phone, card, iban, wake)
+    return frozenset(wake) & kinds
+
+
+def _shape_kinds(
+    data: bytes, shapes: bytes, phone: bool, card: bool, iban: bool, wake: set[str]
+) -> None:
+    """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
     if (phone or card) and _DIGIT_NEEDLE in shapes:
         for pos, endpos in _digit_windows(shapes):
             run = data[pos:endpos]
@@ -867,24 +896,27 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
             elif len(run.translate(None, _NOT_DIGITS)) < 10:
                 continue  # indentation, rules of dashes: every shape has 10 digits or more
             for kind, pattern in _BYTE_DIGIT_PATTERNS.items():
-                if kind in enabled and pattern.search(data, pos, endpos):
-                    return True
+                wanted = phone if kind == "phone" else card
+                if wanted and kind not in wake and pattern.search(data, pos, endpos):
+                    wake.add(kind)
     if iban:
         pos = shapes.find(_IBAN_NEEDLE)
         while pos >= 0:
             if _BYTE_IBAN.match(data, pos):
-                return True
+                wake.add("iban")
+                break
             pos = shapes.find(_IBAN_NEEDLE, pos + 4)
-    return False
 
 
 @lru_cache(maxsize=64)
 def _plan(
     enabled: frozenset[str],
-) -> tuple[bool, tuple[tuple[bytes, re.Pattern[bytes]], ...], bool, bool, bool]:
+) -> tuple[bool, tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...], bool, bool, bool]:
     """What :func:`may_find` tests for a set of kinds: '@', the gates, the digit kinds."""
     gates = tuple(
-        (char, gate) for char, gate, wakes in _BYTE_GATES if not wakes.isdisjoint(enabled)
+        (char, gate, wakes & enabled)
+        for char, gate, wakes in _BYTE_GATES
+        if not wakes.isdisjoint(enabled)
     )
     at = not _AT_KINDS.isdisjoint(enabled)
     return at, gates, "phone" in enabled, "card" in enabled, "iban" in enabled

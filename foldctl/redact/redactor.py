@@ -337,8 +337,8 @@ class Redactor:
             enabled = self._builtin_kinds
             joined = _SEP.join(texts)
             try:
-                possible = detectors.may_find(joined.encode("utf-8", "surrogatepass"), enabled)
-                found = detectors.scan(joined, enabled) if possible else []
+                wake = detectors.gate(joined.encode("utf-8", "surrogatepass"), enabled)
+                found = detectors.scan(joined, enabled, wake) if wake else []
             except DetectorFailed as exc:
                 raise self._failed(exc.error, locator, exc.kind) from None
             starts = [0, *accumulate(len(t) + 1 for t in texts[:-1])] if found else []

@@ -365,7 +365,7 @@ def test_a_failing_detector_fails_the_redaction(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_failing_scan_fails_the_redaction(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(text: str, enabled: object) -> list[tuple[int, int, str]]:
+    def broken(text: str, enabled: object, wake: object = None) -> list[tuple[int, int, str]]:
         raise MemoryError
 
     monkeypatch.setattr(detectors_module, "scan", broken)
