@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -503,3 +504,34 @@ def test_the_package_imports_only_what_it_may() -> None:
                     continue
                 else:
                     assert top in sys.stdlib_module_names or top in allowed_third_party, name
+
+
+awkward_text = st.lists(
+    st.one_of(
+        st.sampled_from([ex.text for ex in EXAMPLES]),
+        st.text(st.sampled_from('ab 09-.@+/"\\\n\t\x00\x1f\u2028é中😀'), max_size=6),
+    ),
+    max_size=4,
+).map("".join)
+awkward_value = st.recursive(
+    st.one_of(awkward_text, st.integers(-(2**63), 2**63 - 1), st.none()),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(awkward_text, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(awkward_text, awkward_value, max_size=4))
+def test_raw_json_and_decoded_messages_redact_alike(msg: dict[str, Any]) -> None:
+    """JSON escapes (quotes, backslashes, controls, \\u) never hide a value from the raw path."""
+    decoded, spans = Redactor(KEY).redact_message(msg)
+    encodings = (
+        orjson.dumps(msg),
+        json.dumps(msg).encode(),
+        json.dumps(msg, ensure_ascii=False).encode(),
+    )
+    for raw in encodings:
+        out, raw_spans = Redactor(KEY).redact_json(raw)
+        assert orjson.loads(out) == decoded and raw_spans == spans
