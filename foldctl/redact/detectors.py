@@ -45,8 +45,6 @@ __all__ = [
 
 Span = tuple[int, int]
 Finder = Callable[[str], Iterator[Span]]
-#: A finder restricted to ``text[pos:endpos]`` (context checks still see all of ``text``).
-WindowFinder = Callable[[str, int, int], Iterator[Span]]
 #: Given the text and a match, the span to redact, or None to drop the match.
 Check = Callable[[str, "re.Match[str]"], "Span | None"]
 
@@ -668,18 +666,19 @@ def kinds() -> tuple[str, ...]:
 #
 # ``scan(text)`` finds exactly what running every detector's ``find`` over
 # ``text`` finds (a property test holds it to that), but most text is never
-# looked at by a detector, and ``may_find(data)`` rules most text out without
+# looked at by a detector, and ``gate(data)`` rules most text out without
 # decoding it at all.  Each gate is a *necessary condition* of some
 # detectors, cheap to test: a one-character ``in`` (memchr), a regex that
 # starts with one literal character (which ``re`` skips to in a tight loop; a
 # character class or an alternation at the start would make it try every
 # position), or a needle in a one-byte-per-character translation of the text
-# ("shapes") where digits read ``0``, upper-case letters ``A``, the
-# separators `` -.()`` read ``s`` and everything else ``x``.  Digit shapes
-# (cards, national phone numbers, IBANs) are matched only inside the runs of
-# shape characters that hold a needle.  Every needle is made of characters
-# that JSON never escapes (except by \\u), so a gate that fails on a JSON
-# document's text without \\u escapes fails on every string inside it.
+# ("shapes", ``bytes.translate``) where digits and the separators `` -.()``
+# read ``0``, upper-case letters ``A``, ``\\`` and ``u`` themselves and
+# everything else ``x``.  Digit shapes (cards, national phone numbers, IBANs)
+# are matched only inside the runs of shape characters that hold a needle.
+# Every needle is made of characters that JSON never escapes (except by
+# \\u), so a gate that fails on a JSON document's text without \\u escapes
+# fails on every string inside it.
 
 _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] = (
     # (a character the text must hold, the gate's pattern, group -> detectors it wakes)

@@ -10,9 +10,10 @@ per-run key) to the same value in another run's output.
 
 Scanning a message works on all its strings at once: every string leaf and
 every dict key, joined by U+0000 (which no built-in pattern can match, see
-``detectors.py``), is scanned by each detector in one pass; only messages
-with a finding are rebuilt.  Custom rules run on each string on its own, so
-their anchors (``^``, ``$``) mean what they say.  Integers of 13 digits or
+``detectors.py``), goes through the gates once, and only the detectors a
+gate wakes scan it; only messages with a finding are rebuilt.  Custom rules
+run on each string on its own, so their anchors (``^``, ``$``) mean what
+they say.  Integers of 13 digits or
 more are scanned as their decimal text (a card number stored as a number).
 
 Redaction fails closed: any error while detecting or replacing raises
@@ -289,8 +290,12 @@ class Redactor:
     def redact_json(self, raw: bytes, locator: str | None = None) -> tuple[bytes, list[Redaction]]:
         """``raw`` JSON redacted: the same bytes back when nothing was found.
 
-        Compact output (``orjson``; the standard library's escaping for a
-        value orjson cannot encode, such as a lone surrogate).
+        Without custom rules the gates run on the raw bytes first, and when
+        none fires the bytes are returned as they are, neither decoded nor
+        checked to be JSON.  Otherwise the document is decoded, redacted like
+        :meth:`redact_value`, and written compact (``orjson``; the standard
+        library's escaping for what orjson cannot encode, such as a lone
+        surrogate) when something was redacted.
         """
         if not self._custom:
             try:
