@@ -45,7 +45,14 @@ def canonical(message: Message) -> bytes:
 
 
 def digest(message: Message) -> str:
-    """``xxh3-128:`` and 32 hex digits: the message's id across checkpoints."""
+    """``xxh3-128:`` and 32 hex digits: the message's id across checkpoints.
+
+    A redacted message (:mod:`foldctl.redact.apply`) carries the digest of its
+    original, so a redacted output still cites the exact evidence.
+    """
+    known: str | None = getattr(message, "original_digest", None)
+    if known is not None:
+        return known
     return PREFIX + xxhash.xxh3_128_hexdigest(canonical(message))
 
 

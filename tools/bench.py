@@ -169,6 +169,46 @@ def bench_file(path: Path, runs: int, *, surrogate: bool = False) -> FileResult:
     return result
 
 
+def interleaved(
+    baseline: tuple[str, list[str]], contender: tuple[str, list[str]], runs: int, file: str
+) -> tuple[Measure, Measure]:
+    """Two commands run in turn, A B A B ..., so a drift of the machine's speed touches
+    both alike; each reported as its median, the contender also as a ratio of the
+    baseline's median."""
+    times: dict[str, list[float]] = {baseline[0]: [], contender[0]: []}
+    peaks = {baseline[0]: 0.0, contender[0]: 0.0}
+    for _ in range(runs):
+        for name, argv in (baseline, contender):
+            seconds, rss = run_once(argv)
+            times[name].append(seconds)
+            peaks[name] = max(peaks[name], rss)
+    shown = {
+        name: "foldctl " + " ".join(argv[3:]).replace(file, "F") + " > /dev/null"
+        for name, argv in (baseline, contender)
+    }
+    a, b = (
+        Measure(name, shown[name], statistics.median(times[name]), times[name], peaks[name])
+        for name, _ in (baseline, contender)
+    )
+    b.ratio, b.baseline = b.seconds / a.seconds, a.name
+    return a, b
+
+
+def bench_redaction(path: Path, runs: int) -> tuple[Measure, Measure]:
+    """``expand --redact --format jsonl`` against ``expand --format jsonl`` (the target:
+    at most 2x)."""
+    f = str(path)
+    return interleaved(
+        ("foldctl expand --format jsonl", [*FOLDCTL, "expand", f, "--format", "jsonl"]),
+        (
+            "foldctl expand --redact --format jsonl",
+            [*FOLDCTL, "expand", f, "--redact", "--format", "jsonl"],
+        ),
+        runs,
+        f,
+    )
+
+
 def bench_startup(runs: int) -> list[Measure]:
     tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
     return [
@@ -259,6 +299,13 @@ def main() -> int:
         result = bench_file(path, runs if megabytes >= 100 else max(runs, 5))
         print(table(result), flush=True)
         report["files"].append(asdict(result))
+    largest = ensure_file(100 if 100 in sizes else sizes[-1])
+    plain, red = bench_redaction(largest, max(runs, 3))
+    print(f"\nredaction on {largest.name} (interleaved A B A B, medians)")
+    for m in (plain, red):
+        ratio = f"{m.ratio:.2f}x {m.baseline}" if m.ratio else "baseline"
+        print(f"  {m.name:<40} {m.seconds:>7.2f} s  {ratio}   [{m.command}]")
+    report["redaction"] = [asdict(plain), asdict(red)]
     surrogate = with_lone_surrogate(ensure_file(sizes[min(1, len(sizes) - 1)]))
     result = bench_file(surrogate, runs, surrogate=True)
     print(table(result) + "\n  (a lone surrogate sends this file down the exact, slower path)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
@@ -23,8 +24,10 @@ from foldctl.sources.files import STDIN_NAME, RawSource, SourceSpec
 from foldctl.termsafe import one_line
 
 if TYPE_CHECKING:
+    from foldctl.graph.resolve import FoldGraph
     from foldctl.graph.walk import Replays
     from foldctl.query.filters import FoldFilter
+    from foldctl.redact import Redactor
 
 app = typer.Typer(
     name="foldctl",
@@ -279,3 +282,62 @@ def fold_filter(
         until_ms=None if until is None else fold_time(until, "--until", end=True),
         spans=frozenset(span or ()),
     )
+
+
+# --------------------------------------------------------------------------- redaction
+
+RedactOpt = Annotated[
+    bool,
+    typer.Option(
+        "--redact",
+        help="Replace secrets and personal data (keys, tokens, passwords in URLs, emails, "
+        "phone, card and IBAN numbers) with placeholders such as [redacted:email:7f3a91], "
+        "in every format (docs/redaction.md).",
+    ),
+]
+RedactKeyOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--redact-key-file",
+        metavar="FILE",
+        help="The HMAC key for placeholders (stable across runs); default: a random key per run.",
+    ),
+]
+RedactRulesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--redact-rules", metavar="FILE.toml", help="More named patterns and an allow-list."
+    ),
+]
+RedactOnlyOpt = Annotated[
+    str | None,
+    typer.Option("--redact-only", metavar="KINDS", help="Only these kinds (comma-separated)."),
+]
+RedactSkipOpt = Annotated[
+    str | None,
+    typer.Option("--redact-skip", metavar="KINDS", help="Not these kinds (comma-separated)."),
+]
+
+
+def redactor_of(
+    redact: bool,
+    key_file: Path | None,
+    rules: Path | None,
+    only: str | None,
+    skip: str | None,
+) -> Redactor | None:
+    """The redactor the ``--redact*`` options ask for (any of them implies ``--redact``)."""
+    if not (redact or key_file or rules or only or skip):
+        return None
+    from foldctl.redact import Redactor
+
+    return Redactor.from_options(key_file=key_file, only=only, skip=skip, rules_file=rules)
+
+
+def redacted(graph: FoldGraph, redactor: Redactor | None) -> FoldGraph:
+    """``graph`` with every printed string redacted, when a redactor is given."""
+    if redactor is None:
+        return graph
+    from foldctl.redact.apply import redact_graph
+
+    return redact_graph(graph, redactor)

@@ -205,6 +205,10 @@ class RawMessages(Sequence[Message]):
         self._whole = whole  # the file's bytes: a message that cannot be read gets the
         self.frame_indices = frame_indices  # exact path's verdict on the whole file
 
+    def raw_json(self, index: int) -> bytes:
+        """Message ``index`` as it is stored: its JSON bytes, not decoded."""
+        return bytes(self._items[index])
+
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) stay behind when pickled.
         return (self._items, self.frame_indices, self._source, self._path)

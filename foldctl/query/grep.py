@@ -27,6 +27,8 @@ from foldctl.model import Message
 from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.locate import where
 from foldctl.query.records import message_object
+from foldctl.redact.apply import redact_graph
+from foldctl.redact.redactor import Redactor
 from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import scan_sources
 from foldctl.times import iso_utc
@@ -283,14 +285,18 @@ GrepEvent = Hit | SourceFailed | SourceDone
 
 
 def grep_sources(
-    specs: Sequence[SourceSpec], query: Query, scheme: str | None = None
+    specs: Sequence[SourceSpec],
+    query: Query,
+    scheme: str | None = None,
+    redactor: Redactor | None = None,
 ) -> Iterator[GrepEvent]:
     """Search every source in turn: its hits, then :class:`SourceDone`; or :class:`SourceFailed`.
 
     SOURCE arguments expand as :func:`foldctl.sources.scan.scan_sources` expands them (the
     rules ``verify`` follows): a directory is searched recursively for ``*.json``,
     ``*.json.gz`` and session stores, skipping ``*.expected.json``; a store named
-    without ``#SESSION_ID`` becomes each of its sessions.
+    without ``#SESSION_ID`` becomes each of its sessions.  With ``redactor``, what is
+    searched and shown is the redacted text.
     """
     if scheme is not None:
         require_scheme(scheme)
@@ -309,6 +315,8 @@ def grep_sources(
         except FoldctlError as e:
             yield SourceFailed(source_name(spec), e)
             continue
+        if redactor is not None:
+            graph = redact_graph(graph, redactor)
         count = 0
         for hit in search(graph, query):
             count += not hit.context

@@ -33,6 +33,9 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     obj["depth"] = row.depth
     obj["occurrence"] = row.occurrence
     obj["digest"] = digest(row.message)
+    redactions = getattr(row.message, "redactions", None)
+    if redactions is not None:
+        obj["redactions"] = [r.as_dict() for r in redactions]
     if row.context.placement != "placed":
         obj["placement"] = row.context.placement
     if row.frame is not None:

@@ -42,6 +42,7 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
     "spans": _TABLE,
     "stages": _TABLE,
     "sessions": _TABLE,
+    "redactions": _TABLE,
     "locate": {**_TABLE, F.text: "foldctl.render.text:locators"},
     "grep": {
         F.text: "foldctl.render.grep_text:grep",

@@ -31,6 +31,7 @@ FLOORS: dict[str, int] = {
     "load": 2,
     "graph": 3,
     "audit": 4,
+    "redact": 4,
     "query": 5,
     "api": 6,
     "__init__": 6,

@@ -6,7 +6,21 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, app, emit, source
+from foldctl.cli.app import (
+    ColorOpt,
+    FormatOpt,
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
+    SchemeOpt,
+    app,
+    emit,
+    redacted,
+    redactor_of,
+    source,
+)
 from foldctl.errors import ExitStatus, UsageError
 
 
@@ -21,6 +35,11 @@ def diff(
         bool,
         typer.Option("--force", help="Compare even if they look like different conversations."),
     ] = False,
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
 ) -> None:
     """Spans added and lost, retention and span changes, live messages added / removed /
     changed / folded (matched by digest), and frames that newly fail to resolve.
@@ -32,8 +51,11 @@ def diff(
 
     if old == "-" and new == "-":
         raise UsageError("diff - -: standard input can be read only once; give a file for one side")
-    old_graph, _ = open_graph(source(old), scheme)
-    new_graph, _ = open_graph(source(new), scheme)
+    redactor = redactor_of(
+        redact, redact_key_file, redact_rules, redact_only, redact_skip
+    )  # one key: one placeholder per value on both sides
+    old_graph = redacted(open_graph(source(old), scheme)[0], redactor)
+    new_graph = redacted(open_graph(source(new), scheme)[0], redactor)
     try:
         result = compare(old_graph, new_graph, force=force)
     except Unrelated as e:

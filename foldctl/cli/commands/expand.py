@@ -10,6 +10,11 @@ from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
     ModelOpt,
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
     ReplaysOpt,
     RunOpt,
     SchemeOpt,
@@ -20,6 +25,8 @@ from foldctl.cli.app import (
     app,
     emit,
     fold_filter,
+    redacted,
+    redactor_of,
     replays_mode,
     source,
 )
@@ -59,12 +66,19 @@ def expand(
     until: UntilOpt = None,
     span: SpanOpt = None,
     replays: ReplaysOpt = "full",
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
 ) -> None:
     """The conversation before any fold, every message with its locator."""
     from foldctl.graph.open import open_graph
     from foldctl.query.transcript import transcript
 
+    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
     graph, _ = open_graph(source(source_arg), scheme)
+    graph = redacted(graph, redactor)
     result = transcript(
         graph, depth=depth, only=only, keep_frames=keep_frames,
         include_detached=include_detached, folds=fold_filter(model, run, since, until, span),

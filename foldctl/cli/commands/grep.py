@@ -10,6 +10,11 @@ from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
     ModelOpt,
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
     ReplaysOpt,
     RunOpt,
     SchemeOpt,
@@ -19,6 +24,7 @@ from foldctl.cli.app import (
     app,
     emit,
     fold_filter,
+    redactor_of,
     replays_mode,
     report_error,
     sources,
@@ -110,6 +116,11 @@ def grep(
     until: UntilOpt = None,
     span: SpanOpt = None,
     replays: ReplaysOpt = "full",
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
@@ -140,6 +151,8 @@ def grep(
         folds=fold_filter(model, run, since, until, span), replays=replays_mode(replays),
     )  # fmt: skip
     mode: Mode = "files" if files else "count" if count else "hits"
-    run_ = GrepRun(grep_sources(sources(rest), query, scheme), report_error, mode, query)
+    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
+    events = grep_sources(sources(rest), query, scheme, redactor)
+    run_ = GrepRun(events, report_error, mode, query)
     emit("grep", fmt, run_, color)
     raise typer.Exit(run_.exit_status())

@@ -6,7 +6,22 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, SourceArg, app, emit, source
+from foldctl.cli.app import (
+    ColorOpt,
+    FormatOpt,
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    emit,
+    redacted,
+    redactor_of,
+    source,
+)
 from foldctl.errors import ExitStatus
 
 
@@ -19,6 +34,11 @@ def locate(
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
 ) -> None:
     """Print the locator of every place a message occurs, live or folded, at any depth.
 
@@ -28,7 +48,9 @@ def locate(
     from foldctl.graph.open import open_graph
     from foldctl.query.locate import locate_table
 
+    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
     graph, _ = open_graph(source(source_arg), scheme)
+    graph = redacted(graph, redactor)
     result = locate_table(graph, digest)
     emit("locate", fmt, result, color)
     raise typer.Exit(ExitStatus.OK if result.rows else ExitStatus.FOUND)

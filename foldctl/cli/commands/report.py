@@ -10,7 +10,21 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ReplaysOpt, SchemeOpt, SourceArg, app, replays_mode, source
+from foldctl.cli.app import (
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
+    ReplaysOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    redacted,
+    redactor_of,
+    replays_mode,
+    source,
+)
 from foldctl.errors import UsageError
 from foldctl.times import iso_utc
 
@@ -38,6 +52,11 @@ def report(
     scheme: SchemeOpt = None,
     now: NowOpt = None,
     replays: ReplaysOpt = "full",
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
 ) -> None:
     """A self-contained HTML incident report: overview, findings, folds, transcript."""
     import io
@@ -61,6 +80,12 @@ def report(
         if mode == "full":
             check_expansion(graph)
         findings = tuple(audit(graph))
+        redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
+        if redactor is not None:
+            from foldctl.redact.apply import redact_findings
+
+            graph = redacted(graph, redactor)
+            findings = redact_findings(redactor, findings)
     provenance = Provenance(
         __version__,
         graph.checkpoint.source,

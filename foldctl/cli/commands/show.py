@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, SourceArg, app, emit, source
+from foldctl.cli.app import (
+    ColorOpt,
+    FormatOpt,
+    RedactKeyOpt,
+    RedactOnlyOpt,
+    RedactOpt,
+    RedactRulesOpt,
+    RedactSkipOpt,
+    SchemeOpt,
+    SourceArg,
+    app,
+    emit,
+    redacted,
+    redactor_of,
+    source,
+)
 
 
 @app.command()
@@ -11,10 +26,17 @@ def show(
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
+    redact: RedactOpt = False,
+    redact_key_file: RedactKeyOpt = None,
+    redact_rules: RedactRulesOpt = None,
+    redact_only: RedactOnlyOpt = None,
+    redact_skip: RedactSkipOpt = None,
 ) -> None:
     """Overview of a checkpoint: shape, run, counts, runs and models, and the fold tree."""
     from foldctl.graph.open import open_graph
     from foldctl.query.records import Overview, overview
 
+    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
     graph, note = open_graph(source(source_arg), scheme)
+    graph = redacted(graph, redactor)
     emit("show", fmt, Overview(overview(graph, note)), color)

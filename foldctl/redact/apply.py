@@ -1,0 +1,170 @@
+"""A fold graph whose every printed string is redacted, and whose join is untouched.
+
+Redaction runs after the join: a summary's fingerprint is of its original text,
+so the frames, the placements and the chains are those of the original record,
+while every string a renderer can print — message fields at any depth (keys
+included), the summary frames, span facts (model, run, stage ids), the source
+name, the original input — is the redacted one.  Each message keeps the digest
+of its original (:func:`foldctl.digest.digest` reads it), so a redacted export
+still cites the exact evidence, and carries the list of what was replaced.
+Retained messages are redacted as they are read, like the fast loader decodes
+them, so memory does not grow with the checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from typing import Any, Final, overload
+
+import orjson
+
+from foldctl.audit.codes import Finding
+from foldctl.digest import digest
+from foldctl.graph.locators import message_locator, span_locator
+from foldctl.graph.resolve import FoldGraph
+from foldctl.graph.walk import every_row
+from foldctl.model import Checkpoint, Message, Span, frame_indices
+from foldctl.redact.redactor import Redaction, Redactor
+
+
+class RedactedMessage(dict[str, Any]):
+    """A message with its secrets replaced: the digest of its original, and what was
+    replaced (never the values)."""
+
+    __slots__ = ("original_digest", "redactions")
+
+    def __init__(self, fields: dict[str, Any], original_digest: str, redactions: list[Redaction]):
+        super().__init__(fields)
+        self.original_digest = original_digest
+        self.redactions = redactions
+
+    def __reduce__(self) -> Any:
+        return (RedactedMessage, (dict(self), self.original_digest, self.redactions))
+
+
+def redact_message(redactor: Redactor, message: Message, locator: str) -> RedactedMessage:
+    new, redactions = redactor.redact_message(message, locator)
+    return RedactedMessage(new, digest(message), redactions)
+
+
+class RedactedMessages(Sequence[Message]):
+    """A span's retained messages, each redacted when read."""
+
+    __slots__ = ("_messages", "_redactor", "_span", "frame_indices")
+
+    def __init__(self, messages: Sequence[Message], redactor: Redactor, span: int) -> None:
+        self._messages = messages
+        self._redactor = redactor
+        self._span = span
+        self.frame_indices = frame_indices(messages)
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        raw = getattr(self._messages, "raw_json", None)
+        locator = message_locator(self._span, index)
+        if raw is not None:
+            data = raw(index)  # the stored bytes: most hold nothing and are not decoded twice
+            redacted, redactions = self._redactor.redact_json(data, locator)
+            original = self._messages[index]
+            if not redactions:
+                return RedactedMessage(original, digest(original), [])
+            return RedactedMessage(orjson.loads(redacted), digest(original), redactions)
+        return redact_message(self._redactor, self._messages[index], locator)
+
+    def __iter__(self) -> Iterator[Message]:
+        for i in range(len(self)):
+            yield self[i]
+
+
+def _text(redactor: Redactor, value: str, field: str, locator: str) -> str:
+    return redactor.redact_text(value, field=field, locator=locator)[0]
+
+
+def _span(redactor: Redactor, span: Span) -> Span:
+    where = span_locator(span.index)
+    raw = {k: v for k, v in span.raw.items() if k != "messages"}
+    redacted_raw, _ = redactor.redact_value(raw, where)
+    messages = (
+        None if span.messages is None else RedactedMessages(span.messages, redactor, span.index)
+    )
+    if messages is not None:
+        redacted_raw["messages"] = messages
+    return dataclasses.replace(
+        span,
+        run_id=_text(redactor, span.run_id, "runId", where),
+        model=_text(redactor, span.model, "model", where),
+        fingerprint=_text(redactor, span.fingerprint, "summaryFingerprint", where),
+        removed_stage_ids=tuple(
+            _text(redactor, s, f"removedStageIds[{i}]", where)
+            for i, s in enumerate(span.removed_stage_ids)
+        ),
+        messages=messages,
+        raw=redacted_raw,
+    )
+
+
+def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
+    """The checkpoint with every string it holds redacted (retained messages as read)."""
+    history: list[Message] = [
+        redact_message(redactor, m, message_locator(None, i))
+        for i, m in enumerate(checkpoint.history)
+    ]
+    spans = tuple(_span(redactor, s) for s in checkpoint.spans)
+    rest = {k: v for k, v in checkpoint.raw.items() if k not in ("history", "folded")}
+    raw, _ = redactor.redact_value(rest, "checkpoint")
+    raw["history"] = history
+    if "folded" in checkpoint.raw:
+        raw["folded"] = [s.raw for s in spans]
+    return dataclasses.replace(
+        checkpoint,
+        source=_text(redactor, checkpoint.source, "source", "checkpoint"),
+        run_id=_text(redactor, checkpoint.run_id, "runId", "checkpoint"),
+        original_input=_text(
+            redactor, checkpoint.original_input, "originalInput.message", "checkpoint"
+        ),
+        history=history,
+        spans=spans,
+        raw=raw,
+    )
+
+
+def redact_graph(graph: FoldGraph, redactor: Redactor) -> FoldGraph:
+    """The same join over the redacted checkpoint."""
+    return dataclasses.replace(graph, checkpoint=redact_checkpoint(redactor, graph.checkpoint))
+
+
+def redact_findings(redactor: Redactor, findings: Sequence[Finding]) -> tuple[Finding, ...]:
+    """Findings whose sentences quote no secret (they quote models, runs and values)."""
+    return tuple(
+        dataclasses.replace(
+            f, message=_text(redactor, f.message, "finding", f.locator or f"finding {f.code}")
+        )
+        for f in findings
+    )
+
+
+REVIEW_COLUMNS: Final = ("kind", "placeholder", "count", "locators")
+
+
+def review(graph: FoldGraph, redactor: Redactor) -> list[dict[str, Any]]:
+    """What ``--redact`` removes from this checkpoint, to check before sharing: one row
+    per placeholder — its kind, how many times it stands in, and the locators of the
+    messages it stands in (``checkpoint`` for the checkpoint's own fields, ``fN`` for
+    span N's)."""
+    redacted = redact_graph(graph, redactor)
+    for _ in every_row(redacted, replays="ref"):
+        pass  # reading every message (each once) redacts it
+    return [row.as_dict() for row in redactor.review()]
