@@ -211,6 +211,14 @@ COUNT_MODIFIERS: Final = frozenset(
         "major critical flaky blocked queued running retried unread further"
     )
 )
+#: Words that make the number after them a label ("summary 12", "section 3.2", "step 4").
+LABEL_WORDS: Final = frozenset(
+    words(
+        "summary step part round iteration attempt page section chapter line row column item "
+        "option rev revision phase stage level tier figure table slide question run turn"
+    )
+)
+_LAST_WORD: Final = re.compile(r"([A-Za-z]+)\.?[ ]$")
 #: A count of these is a count of tool calls, checked against the calls themselves.
 CALL_NOUNS: Final = frozenset({"call", "tool call", "tool-call", "invocation"})
 
@@ -622,10 +630,10 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     ("B_amount", rf"(?<![\w.])(?P<ac>{_NUM})\s?(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b", "D"),
     ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM})\s?(?:%| percent\b)", "D"),
-    ("B_ip", r"(?<![\w.])(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?![\w.])", "D"),
+    ("B_ip", r"(?<![\w.])(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\w)", "D"),
     ("B_ver", r"(?<![\w.])[vV](?P<ver>\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?)(?![\w])", "UL"),
     ("B_ver2", r"\b(?:version|release|ver\.?) (?P<ver2>\d+(?:\.\d+)+)(?![\w])", "L"),
-    ("B_ver3", r"(?<![\w.])\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?(?![\w.])", "D"),
+    ("B_ver3", r"(?<![\w.])\d+\.\d+\.\d+(?:-[0-9A-Za-z.]*[0-9A-Za-z])?(?![\w]|\.\w)", "D"),
     (
         "B_path",
         rf"(?<![\w/.:~-])(?:(?:~|\.{{1,2}})?/(?:[\w.@+-]+/)*[\w.@+-]*[\w@+-]"
@@ -1121,10 +1129,18 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
             return Atom(COUNT, text, f"{int(amount)} {lemma}", start, noun_end)
     if is_word:
         return None
+    before = _LAST_WORD.search(m.string, max(0, start - 16), start)
+    if before is not None and before.group(1).lower() in LABEL_WORDS and not all_numbers:
+        return None  # "summary 100", "section 3.2": a label, not a quantity
     significant = "." in raw or "," in raw or len(raw.lstrip("0")) >= 3
     if not (significant or all_numbers):
         return None
     return Atom(NUMBER, raw, decimal_text(amount), start, m.end("num"))
+
+
+def family_of_progress(text: str) -> bool:
+    """Whether ``being``/``getting`` before this status makes it a process, not a state."""
+    return not text.lower().startswith(("being", "prepared", "packed"))
 
 
 def _status(m: re.Match[str]) -> Atom | None:
@@ -1136,6 +1152,8 @@ def _status(m: re.Match[str]) -> Atom | None:
     words = _APOSTROPHE_WORDS.findall(before)[-3:]
     if any(w in NEGATIONS or w.endswith("n't") for w in words):
         return None
+    if words and words[-1] in ("being", "getting") and family_of_progress(text):
+        return None  # "is being refunded": under way, not done
     return Atom(STATUS, text, family, m.start(), m.end())
 
 
@@ -1158,19 +1176,23 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         run = _longest_run(atom.text)
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):
-        return (number_spellings(parse_money(value)[1]),)
+        amount = parse_money(value)[1]
+        whole = str(int(abs(amount)))
+        if kind == MONEY and amount != int(amount) and len(whole) > 1:
+            return ((*number_spellings(amount), whole),)  # "642,10 €": the comma splits it
+        return (number_spellings(amount),)
     if kind == COUNT:
         return (number_spellings(Decimal(value.split(" ", 1)[0])),)
     if kind == DURATION:
         seconds = Decimal(value)
-        spellings: list[str] = []
+        forms: list[str] = []
         for factor in (Decimal(1), Decimal(1000), Decimal(1) / 60, Decimal(1) / 3600):
             scaled = seconds * factor
             if scaled > 0 and scaled == scaled.quantize(Decimal("0.001")):
-                spellings.extend(number_spellings(scaled))
+                forms.extend(number_spellings(scaled))
         written = _longest_run(atom.text)
-        spellings.extend((written, written + "."))
-        return (tuple(dict.fromkeys(spellings)),)
+        forms.extend((written, written + "."))
+        return (tuple(dict.fromkeys(forms)),)
     if kind == DATE:
         if value.startswith("--"):
             return (_padded(int(value[5:7])),)
@@ -1182,6 +1204,8 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         hour = int(value[:2])
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
         hours |= set(_padded(12)) if hour in (0, 12) else set()
+        if value[3:5] == "00":
+            return (tuple(sorted(hours)),)  # "9am" has no minutes to look for
         return (tuple(sorted(hours)), (value[3:5], value[3:5] + "."))
     if kind == IP:
         return ((value, value + "."),)
@@ -1241,7 +1265,20 @@ def needle(atom: Atom) -> str:
 _CURRENCY_NEAR: Final = re.compile(
     rf"(?P<before>[$€£¥]|\b(?:{_CODES})\b)\s?$|^\s?(?P<after>[$€£¥]|(?:{_CODES}|dollars?|euros?|pounds?)\b)"
 )
+_DECIMAL_COMMA: Final = re.compile(r",(\d\d)(?!\d)\s?(?:€|EUR\b)")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
+
+
+def _part_of_stamp(text: str, begin: int, end: int) -> bool:
+    """Whether the number at ``text[begin:end]`` is part of a date or time (``03-14``, ``9:42``)."""
+    before = text[max(0, begin - 2) : begin]
+    after = text[end : end + 2]
+    joined = len(before) == 2 and before[1] in "-/:" and before[0].isdigit()
+    return joined or (len(after) == 2 and after[0] in "-/:" and after[1].isdigit())
+
+
+def _is_year(claim: Atom) -> bool:
+    return claim.kind == NUMBER and claim.value.isdigit() and 1900 <= int(claim.value) <= 2100
 
 
 def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
@@ -1258,7 +1295,22 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
             begin -= 2
             while begin > 0 and text[begin - 1].isdigit():
                 begin -= 1
-        seen = to_decimal(text[begin:end].rstrip("."))
+        if _part_of_stamp(text, begin, end) and not _is_year(claim):
+            return False  # the day of "2026-03-14" is no count of 14 things
+        if (
+            kind != NUMBER
+            and begin > 0
+            and (
+                text[begin - 1].isalpha()
+                or (text[begin - 1] in "-_#" and begin > 1 and text[begin - 2].isalnum())
+            )
+        ):
+            return False  # the tail of an identifier (SO-480) is no amount or count
+        token = text[begin:end].rstrip(".")
+        comma = _DECIMAL_COMMA.match(text, end)
+        if comma is not None and "." not in token:
+            token += "." + comma.group(1)  # "642,10 €"
+        seen = to_decimal(token)
         if seen is None:
             return False
         if kind == COUNT:
@@ -1409,6 +1461,7 @@ _ERROR_HEAD: Final = re.compile(
     r"(?:error|err|fatal|exception|traceback|failed|failure|fail|denied|permission denied|"
     r"access denied|forbidden|unauthori[sz]ed|timeout|timed out|request timed out|"
     r"deadline exceeded|http\s?[45]\d\d|status\s?[45]\d\d|rate limit|too many requests|"
+    r"exit (?:code|status):? [1-9]\d*|"
     r"[\w.]*(?:error|exception))\b"
     r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)",
 )
@@ -1419,7 +1472,7 @@ _OUTCOME_LINE: Final = re.compile(
 )
 #: Both start with a character class, so the engine skips to candidates quickly.
 _FAILED_COUNT: Final = re.compile(
-    r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failures|errors)\b", re.IGNORECASE
+    r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failing|failures|errors)\b", re.IGNORECASE
 )
 _EXIT_CODE: Final = re.compile(
     r"[eE](?<![\w][eE])[xX][iI][tT](?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*([1-9]\d*)",
@@ -1459,7 +1512,9 @@ _OUTCOME_START: Final = re.compile(
         + ")[ \t]*[:=]"
     ).encode()
 )
-_LEADING_SPACE: Final = re.compile(r"\S")
+_LEADING_SPACE_B: Final = re.compile(rb"\S")
+_ERROR_HEAD_B: Final = re.compile(_ERROR_HEAD.pattern.encode())
+_OUTCOME_LINE_B: Final = re.compile(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
 _FAILED_VALUE: Final = re.compile(r"(?i)(?:failed|error|timeout|timed out)\b")
 
 
@@ -1479,26 +1534,26 @@ def error_line(text: str, raw: bytes | None = None) -> str | None:
     """
     if not text:
         return None
+    if raw is None:
+        raw = text.encode("utf-8", "surrogatepass")
     begin = 0
-    if text[0].isspace():
-        first_char = _LEADING_SPACE.search(text)
+    if raw[:1].isspace():
+        first_char = _LEADING_SPACE_B.search(raw)
         if first_char is None:
             return None
         begin = first_char.start()
-    if text[begin] in "{[":
-        found = _json_error(text[begin:])
+    if raw[begin : begin + 1] in (b"{", b"["):
+        found = _json_error(text.lstrip())
         if found is not None:
             return found
-    newline = text.find("\n", begin, begin + 400)
-    first = text[begin : newline if newline >= 0 else begin + 400].strip()
-    if _ERROR_HEAD.match(first.lower()):
-        return first[:200]
-    if raw is None:
-        raw = text.encode("utf-8", "surrogatepass")
+    newline = raw.find(b"\n", begin, begin + 400)
+    first = raw[begin : newline if newline >= 0 else begin + 400]
+    if _ERROR_HEAD_B.match(first.lower()):
+        return first.decode("utf-8", "replace").strip()[:200]
     if b"Traceback (most" in raw:
         lines = [line for line in text.strip().splitlines() if line.strip()]
         return lines[-1].strip()[:200]
-    outcome = _outcome_line(text, begin, raw)
+    outcome = _outcome_line(raw, begin)
     if outcome is not None:
         return outcome
     tail = raw[-400:].lower()  # test runners and shells report at the end
@@ -1510,23 +1565,23 @@ def error_line(text: str, raw: bytes | None = None) -> str | None:
     return None
 
 
-def _outcome_line(text: str, begin: int, raw: bytes) -> str | None:
+def _outcome_line(raw: bytes, begin: int) -> str | None:
     """The result's own ``status:`` line when it reports a failure (the first such line)."""
-    match = _OUTCOME_LINE.match(text, begin)
+    match = _OUTCOME_LINE_B.match(raw, begin)
     if match is None:
         found = _OUTCOME_START.search(raw, 0, 4096)  # a result states its outcome up top
         if found is None:
             return None
-        end = raw.find(b"\n", found.start() + 1)
-        line = raw[found.start() + 1 : end if end >= 0 else len(raw)].decode("utf-8", "replace")
-        match = _OUTCOME_LINE.match(line)
+        match = _OUTCOME_LINE_B.match(raw, found.start() + 1)
         if match is None:
             return None
-    value = re.split(r"\s*(?:->|→)\s*", match.group("value").strip())[-1]
+    line = match.group(0).decode("utf-8", "replace").strip()
+    value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
+    value = re.split(r"\s*(?:->|→)\s*", value.strip())[-1]
     family = status_family(value.split("(")[0].split(",")[0])
     if family is None and _FAILED_VALUE.match(value):
         family = "failed"
-    return match.group(0).strip()[:200] if family in ERROR_FAMILIES else None
+    return line[:200] if family in ERROR_FAMILIES else None
 
 
 def _line_at(text: str, index: int) -> str:
@@ -1598,7 +1653,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     "not_found": r"not found|missing|no such|does(?:n't| not) exist|" + _code("404"),
     "conflict": r"conflict\w*|already exist\w*|duplicate key|deadlock\w*|lock (?:wait|timeout)|"
     + _code("409"),
-    "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|"
+    "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|sold out|"
+    r"no longer available|"
     r"connection (?:reset|refused)|bad gateway|bounced|" + _code("502|503"),
     "invalid": r"invalid|validation|malformed|bad request|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|unsuccessful|could(?:n't| not)|unable|"
@@ -1656,6 +1712,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("1,204 rows", ((COUNT, "1204 row"),)),
     ("card ends 4242", ((NUMBER, "4242"),)),
     ("Summary 6 of 7", ()),
+    ("Research summary 100: see section 3.2", ()),
     ("uptime 99.95%", ((PERCENT, "99.95"),)),
     ("3 tool calls", ((COUNT, "3 tool call"),)),
     ("12 seats", ((COUNT, "12 seat"),)),

@@ -365,7 +365,7 @@ class _Check:
                 found[i] = self._finding(
                     CONTRADICTED,
                     claim,
-                    expected=fact.text,
+                    expected=fact.value if fact.kind == A.MONEY else fact.text,
                     entity=entity.text,
                     evidence=(self.index.refs[position],),
                 )

@@ -50,9 +50,12 @@ _MAX_OCCURRENCES: Final = 200
 _UNKNOWN, _YES, _NO = 0, 1, 2
 
 
-@dataclass(frozen=True, slots=True)
-class EvidenceRef:
-    """How a finding cites a message: its locator (``h12``, ``f3:5``) and digest."""
+class EvidenceRef(NamedTuple):
+    """How a finding cites a message: its locator (``h12``, ``f3:5``) and digest.
+
+    A named tuple (immutable, plain) rather than a dataclass: the caller makes
+    one per evidence message.
+    """
 
     locator: str
     digest: str | None = None
@@ -447,15 +450,18 @@ class EvidenceIndex:
         position = len(self.messages)
         self.refs.append(ref)
         self.messages.append(atoms)
-        postings = self._postings
-        for run in atoms.runs:
-            postings[run].append(position)
-        for name in atoms.call_names:
-            self._calls.setdefault(name, []).append(position)
-        self._call_prefix.append(self._call_prefix[-1] + len(atoms.call_names))
+        if atoms.runs:
+            postings = self._postings
+            for run in atoms.runs:
+                postings[run].append(position)
+        calls = atoms.call_names
+        if calls:
+            for name in calls:
+                self._calls.setdefault(name, []).append(position)
+        self._call_prefix.append(self._call_prefix[-1] + len(calls))
         if atoms.error is not None:
             self._errors.append(position)
-        if atoms.role == "tool" and atoms.tool_name:
+        if atoms.tool_name and atoms.role == "tool":
             for word in _tool_words(atoms.tool_name):
                 self._tools.setdefault(word, []).append(position)
         return position
