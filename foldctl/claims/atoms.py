@@ -1611,7 +1611,7 @@ def _json_error(text: str) -> str | None:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deeply nested to be a tool's own error
         return None
     if isinstance(value, dict) and len(value) == 1:
         ((only, inner),) = value.items()

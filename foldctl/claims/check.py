@@ -487,18 +487,12 @@ class _Check:
     # ------------------------------------------------------------ dropped
 
     def _dropped(self) -> list[Finding]:
-        errors = self.index.errors(self.start, self.stop)
-        if not errors:
+        groups = self.index.error_groups(self.start, self.stop)
+        if not groups:
             return []
-        groups: dict[tuple[str, str], list[int]] = {}
-        for position in errors:
-            message = self.index.messages[position]
-            line = message.error or ""
-            key = (A.error_class(line, message.text[:400]), message.tool_name or message.role)
-            groups.setdefault(key, []).append(position)
         mentions = self._mentions()
         findings: list[Finding] = []
-        for (error_class, tool), positions in groups.items():
+        for (error_class, tool), (_, positions) in groups.items():
             if self._mentioned(error_class, tool, positions, mentions, single=len(groups) == 1):
                 continue
             line = self.index.messages[positions[0]].error or ""
@@ -549,13 +543,7 @@ class _Check:
             return False
         anchors: set[str] = set()
         for position in positions:
-            texts = [self.index.messages[position].text[:2000]]
-            if position - 1 >= self.start and self.index.messages[position - 1].call_names:
-                texts.append(self.index.messages[position - 1].text[-2000:])
-            for text in texts:
-                anchors.update(
-                    entity_key(a) for a in A.extract_atoms(text) if a.kind in A.ENTITY_KINDS
-                )
+            anchors |= self.index.error_anchors(position)
         words = [
             w
             for w in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", tool).lower())

@@ -46,6 +46,15 @@ _SHORT_TOKENS: Final = frozenset(
     [str(d).encode() for d in range(10)] + [b".", b"..", b"...", b"...."]
 )
 _WINDOW: Final = 32
+#: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
+_FACTS_LIMIT: Final = 1_000_000
+#: JSON nested deeper than this is not walked.
+_MAX_DEPTH: Final = 64
+#: How many messages naming a noun are read to confirm a small count of it.
+_COUNT_CANDIDATES: Final = 1000
+#: How many failing results one dropped finding cites (the first and the last ones).
+_CITED_ERRORS: Final = 20
+_DIGIT: Final = re.compile(r"\d")
 _MAX_OCCURRENCES: Final = 200
 _UNKNOWN, _YES, _NO = 0, 1, 2
 
@@ -197,11 +206,12 @@ def message_facts(text: str) -> MessageFacts:
     may be anything) to the nearest entity on the same line.
     """
     facts = MessageFacts()
+    text = text[:_FACTS_LIMIT]
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
         try:
             value = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
         else:
             _walk(value, [], facts, top=True)
@@ -214,17 +224,21 @@ def _entities_in(text: str) -> list[Atom]:
     return [a for a in A.extract_atoms(text) if a.kind in A.ENTITY_KINDS]
 
 
-def _walk(value: Any, inherited: list[str], facts: MessageFacts, *, top: bool) -> None:
+def _walk(
+    value: Any, inherited: list[str], facts: MessageFacts, *, top: bool, depth: int = 0
+) -> None:
+    if depth > _MAX_DEPTH:
+        return
     if isinstance(value, list):
         for item in value:
-            _walk(item, inherited, facts, top=False)
+            _walk(item, inherited, facts, top=False, depth=depth + 1)
         return
     if not isinstance(value, dict):
         return
     if top and len(value) == 1:
         (inner,) = value.values()
         if isinstance(inner, dict):
-            _walk(inner, inherited, facts, top=True)
+            _walk(inner, inherited, facts, top=True, depth=depth + 1)
             return
     named: list[str] = []
     mentioned: list[str] = []
@@ -257,7 +271,7 @@ def _walk(value: Any, inherited: list[str], facts: MessageFacts, *, top: bool) -
                     facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name))
             continue
         if isinstance(item, dict | list):
-            _walk(item, subjects, facts, top=False)
+            _walk(item, subjects, facts, top=False, depth=depth + 1)
 
 
 def _field_status(name: str, item: Any) -> str | None:
@@ -320,11 +334,23 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
         if call is not None:
             try:
                 args = json.loads(call.group("args"))
-            except ValueError:
+            except (ValueError, RecursionError):
                 args = None
             if args is not None:
                 _walk(args, [], facts, top=False)
                 continue
+        if not first and not _DIGIT.search(line):
+            # no digit, no entity: only a status line of the current subject matters
+            kv = _KV.match(line)
+            if kv is not None and A.is_status_key(A.normalise_key(kv.group("key"))):
+                family = _value_family(kv.group("value"))
+                if family is not None:
+                    fact = Fact(A.STATUS, family, kv.group("value").strip(), kv.group("key"))
+                    facts.add(subject, fact)
+                    if not own_done and not kv.group("indent"):
+                        facts.own.append(fact)
+                        own_done = True
+            continue
         atoms = A.extract_atoms(line, all_numbers=True)
         entities = [a for a in atoms if a.kind in A.ENTITY_KINDS]
         if first:
@@ -435,6 +461,8 @@ class EvidenceIndex:
         self._calls: dict[str, list[int]] = {}
         self._call_prefix: list[int] = [0]
         self._errors: list[int] = []
+        self._error_groups: dict[tuple[str, str], list[int]] = {}
+        self._anchors: dict[int, frozenset[str]] = {}
         self._tools: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
         self._facts: dict[int, MessageFacts] = {}
@@ -461,6 +489,8 @@ class EvidenceIndex:
         self._call_prefix.append(self._call_prefix[-1] + len(calls))
         if atoms.error is not None:
             self._errors.append(position)
+            key = (A.error_class(atoms.error, atoms.text[:400]), atoms.tool_name or atoms.role)
+            self._error_groups.setdefault(key, []).append(position)
         if atoms.tool_name and atoms.role == "tool":
             for word in _tool_words(atoms.tool_name):
                 self._tools.setdefault(word, []).append(position)
@@ -487,6 +517,40 @@ class EvidenceIndex:
         """Positions in ``[start, stop)`` of tool results that report an error."""
         lo, hi = bisect_left(self._errors, start), bisect_left(self._errors, stop)
         return self._errors[lo:hi]
+
+    def error_groups(self, start: int, stop: int) -> dict[tuple[str, str], tuple[int, list[int]]]:
+        """Errors in ``[start, stop)`` by (class, tool): how many, and up to 20 of them.
+
+        Kept per group at filing time, so a summary over a long range costs a
+        binary search per group, not a pass over every error in it.
+        """
+        found: dict[tuple[str, str], tuple[int, list[int]]] = {}
+        half = _CITED_ERRORS // 2
+        for key, positions in self._error_groups.items():
+            lo, hi = bisect_left(positions, start), bisect_left(positions, stop)
+            if hi > lo:
+                shown = (
+                    positions[lo:hi]
+                    if hi - lo <= _CITED_ERRORS
+                    else (positions[lo : lo + half] + positions[hi - half : hi])
+                )
+                found[key] = (hi - lo, shown)
+        return found
+
+    def error_anchors(self, position: int) -> frozenset[str]:
+        """The entities an error result names, with those of the call just before it."""
+        cached = self._anchors.get(position)
+        if cached is None:
+            texts = [self.messages[position].text[:2000]]
+            if position > 0 and self.messages[position - 1].call_names:
+                texts.append(self.messages[position - 1].text[-2000:])
+            cached = self._anchors[position] = frozenset(
+                entity_key(a)
+                for text in texts
+                for a in A.extract_atoms(text)
+                if a.kind in A.ENTITY_KINDS
+            )
+        return cached
 
     def tool_results(self, words: Iterable[str], start: int, stop: int) -> list[int]:
         """Positions in range of tool results whose tool name has one of ``words``, in order."""
@@ -631,7 +695,9 @@ class EvidenceIndex:
         probe = Atom("lemma", stem, stem, 0, 0)
         seen = False
         position = start
-        while position < stop:
+        for _ in range(_COUNT_CANDIDATES):
+            if position >= stop:
+                break
             found = self._search(probe, position, stop, last=False)
             if found is None:
                 break
@@ -661,7 +727,7 @@ def _count_in_message(text: str, number: int, stem: str) -> bool:
     if stripped[:1] in ("{", "["):
         try:
             value = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if value is not None and _json_count(value, number, stem):
             return True
@@ -682,16 +748,18 @@ def _count_in_message(text: str, number: int, stem: str) -> bool:
     return False
 
 
-def _json_count(value: Any, number: int, stem: str) -> bool:
+def _json_count(value: Any, number: int, stem: str, depth: int = 0) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
     if isinstance(value, dict):
         for key, item in value.items():
             named = isinstance(item, list) and A.singular(str(key)).startswith(stem)
             if named and len(item) == number:
                 return True
-            if isinstance(item, dict | list) and _json_count(item, number, stem):
+            if isinstance(item, dict | list) and _json_count(item, number, stem, depth + 1):
                 return True
     elif isinstance(value, list):
-        return any(_json_count(item, number, stem) for item in value)
+        return any(_json_count(item, number, stem, depth + 1) for item in value)
     return False
 
 

@@ -374,6 +374,34 @@ def test_tool_call_counts_are_checked_against_the_calls() -> None:
     ]
 
 
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_deeply_nested_json_is_read_without_recursing_to_death() -> None:
+    deep = '{"a":' * 5000 + '"RF-9120"' + "}" * 5000
+    index = evidence(("f1:0", deep, "tool"), ("f1:1", "[" * 3000 + "]" * 3000, "tool"))
+    assert kinds(check_summary("refund RF-9120 was approved", index)) == []
+
+
+def test_a_deep_chain_of_errors_stays_bounded() -> None:
+    """500 nested ranges over 2,000 errors: each summary costs a look-up per error kind."""
+    index = EvidenceIndex()
+    for i in range(2000):
+        index.add(EvidenceRef(f"f{i}:0"), index_message(f"Error: job J-{1000 + i} timed out"))
+    for depth in range(1, 501):
+        (finding,) = check_summary("All jobs ran.", index, stop=depth * 4)
+        assert finding.normalised == "timeout:tool"
+        assert len(finding.evidence) == min(depth * 4, 20)
+
+
+def test_a_huge_message_is_read_in_part() -> None:
+    filler = "filler line without numbers\n" * 200_000
+    big = "refund RF-9120 created\n" + filler + "status: approved"
+    index = evidence(("f1:0", big, None))
+    # the status line lies beyond what is read in full: unknown, so nothing is reported
+    assert check_summary("RF-9120 is pending approval", index) == []
+
+
 # --------------------------------------------------------------------------- known limits
 
 
