@@ -3,7 +3,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench docs samples screenshot clean
+.PHONY: demo test lint bench claims-score docs samples screenshot clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,9 @@ docs: $(STAMP)
 
 screenshot: $(STAMP)
 	FOLDCTL_UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/test_report_browser.py -k screenshot
+
+claims-score: $(STAMP)
+	$(BIN)/python -m tools.claims_score
 
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench

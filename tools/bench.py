@@ -73,7 +73,7 @@ def run_once(argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, 
     if proc.stderr:
         proc.stderr.close()
     code = os.waitstatus_to_exitcode(status)
-    if code != 0:
+    if code not in (0, 1):  # 1 is "found something" (claims, verify, grep): a result
         raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{stderr}")
     return elapsed, usage.ru_maxrss / 1024
 
@@ -209,6 +209,32 @@ def bench_redaction(path: Path, runs: int) -> tuple[Measure, Measure]:
     )
 
 
+def bench_claims(path: Path, runs: int) -> tuple[Measure, Measure]:
+    """``claims --format jsonl`` against ``expand --format jsonl`` (the target: at most 1x,
+    and peak memory within 2x the file)."""
+    f = str(path)
+    return interleaved(
+        ("foldctl expand --format jsonl", [*FOLDCTL, "expand", f, "--format", "jsonl"]),
+        ("foldctl claims --format jsonl", [*FOLDCTL, "claims", f, "--format", "jsonl"]),
+        runs,
+        f,
+    )
+
+
+def deep_chain_file(depth: int) -> Path:
+    """A generated chain ``depth`` folds deep, tool results 4-9 KB (cached)."""
+    path = CACHE / f"chain-{depth}-deep.json"
+    if not path.exists():
+        CACHE.mkdir(exist_ok=True)
+        code = (
+            "import sys; from tools.generate import nested_chain, to_bytes; "
+            "open(sys.argv[1], 'wb').write(to_bytes(nested_chain(int(sys.argv[2]), "
+            "size_range=(4000, 9000))))"
+        )
+        subprocess.run([PY, "-c", code, str(path), str(depth)], check=True, cwd=REPO)
+    return path
+
+
 def bench_startup(runs: int) -> list[Measure]:
     tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
     return [
@@ -306,6 +332,19 @@ def main() -> int:
         ratio = f"{m.ratio:.2f}x {m.baseline}" if m.ratio else "baseline"
         print(f"  {m.name:<40} {m.seconds:>7.2f} s  {ratio}   [{m.command}]")
     report["redaction"] = [asdict(plain), asdict(red)]
+    report["claims"] = []
+    for target in (largest, deep_chain_file(1_000)):
+        size = target.stat().st_size
+        base, claims = bench_claims(target, max(runs, 3))
+        print(f"\nclaims on {target.name} ({size / 1e6:.1f} MB; interleaved, medians)")
+        for m in (base, claims):
+            m.rss_per_file = (m.peak_rss_mb * 1024 * 1024) / size
+            ratio = f"{m.ratio:.2f}x {m.baseline}" if m.ratio else "baseline"
+            print(
+                f"  {m.name:<40} {m.seconds:>7.2f} s  {ratio}  peak RSS {m.rss_per_file:.2f}x "
+                f"the file   [{m.command}]"
+            )
+        report["claims"] += [asdict(base), asdict(claims)]
     surrogate = with_lone_surrogate(ensure_file(sizes[min(1, len(sizes) - 1)]))
     result = bench_file(surrogate, runs, surrogate=True)
     print(table(result) + "\n  (a lone surrogate sends this file down the exact, slower path)")

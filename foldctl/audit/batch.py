@@ -14,6 +14,7 @@ from typing import Any
 
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
+from foldctl.claims.record import audit_findings
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
@@ -37,16 +38,19 @@ class SourceAudit:
 
 
 def audit_source(
-    source: SourceSpec, scheme: str | None = None, lenient: bool = False
+    source: SourceSpec, scheme: str | None = None, lenient: bool = False, claims: bool = False
 ) -> SourceAudit:
     """Load, join and audit one source; a source that cannot be read is reported, not raised.
     With ``lenient`` (a file found in a directory), JSON that is not a checkpoint at all is
-    marked ``not_checkpoint``."""
+    marked ``not_checkpoint``; with ``claims``, every summary is checked against its
+    originals too (``claim-*`` findings)."""
     name = source_name(source)
     try:
         graph, _ = open_graph(source, scheme)
         # Retained messages may be decoded only when read, so the audit can fail too.
         findings = tuple(audit(graph))
+        if claims:
+            findings += tuple(audit_findings(graph))
     except FoldctlError as e:
         return SourceAudit(name, error=e, not_checkpoint=lenient and isinstance(e, NotACheckpoint))
     return SourceAudit(name, findings, graph.scheme)
@@ -71,6 +75,7 @@ def audit_sources(
     jobs: int | None = None,
     on_done: Callable[[SourceAudit], None] | None = None,
     lenient: Collection[str] = frozenset(),
+    claims: bool = False,
 ) -> list[SourceAudit]:
     """Audit every source, in parallel worker processes when there are several.
 
@@ -101,11 +106,12 @@ def audit_sources(
         return isinstance(spec, str) and spec in lenient
 
     for i in sorted(set(paths).difference(remote)):
-        finish(i, audit_source(paths[i], scheme, is_lenient(paths[i])))
+        finish(i, audit_source(paths[i], scheme, is_lenient(paths[i]), claims))
     if remote:
         with ProcessPoolExecutor(max_workers=min(workers, len(remote))) as pool:
             futures = {
-                pool.submit(audit_source, paths[i], scheme, is_lenient(paths[i])): i for i in remote
+                pool.submit(audit_source, paths[i], scheme, is_lenient(paths[i]), claims): i
+                for i in remote
             }
             for future in as_completed(futures):
                 i = futures[future]

@@ -84,6 +84,24 @@ CODES: Final[dict[str, Code]] = {
             "a span holds the frame of a later span, or a run's iterations go backwards",
         ),
         Code(
+            "claim-contradicted",
+            "warning",
+            "a summary gives a status, amount or date that the originals it replaced contradict "
+            "(verify --claims)",
+        ),
+        Code(
+            "claim-dropped",
+            "warning",
+            "an error or failure in the originals that the summary replacing them does not "
+            "mention (verify --claims)",
+        ),
+        Code(
+            "claim-unsupported",
+            "warning",
+            "an id, amount, count, date or other fact in a summary that appears nowhere in the "
+            "originals it stands for (verify --claims)",
+        ),
+        Code(
             "detached-span",
             "info",
             "a span whose frame was swallowed by a later fold that kept no messages",

@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "sessions",
     "fingerprint",
     "report",
+    "claims",
     "redactions",
     "schema",
 )

@@ -53,3 +53,10 @@ def parse_label(content: str) -> FrameLabel | None:
         return None
     count, iteration, model, sentence = match.groups()
     return FrameLabel(int(count), int(iteration), model, _SENTENCES[sentence])
+
+
+def summary_text(content: str) -> str:
+    """What the summarizer wrote: a frame's content after its label (the whole content
+    when the label is not in the runtime's form)."""
+    match = _LABEL.match(content[:_LABEL_MAX])
+    return content if match is None else content[match.end() :]

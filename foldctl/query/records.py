@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from foldctl.audit.checks import audit, summary
 from foldctl.audit.codes import Finding
+from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
 from foldctl.graph.locators import Container
 from foldctl.graph.resolve import FoldGraph
@@ -132,14 +133,20 @@ def fold_tree(graph: FoldGraph) -> list[dict[str, Any]]:
 
 
 def overview(
-    graph: FoldGraph, scheme_note: str = "", findings: Sequence[Finding] | None = None
+    graph: FoldGraph,
+    scheme_note: str = "",
+    findings: Sequence[Finding] | None = None,
+    *,
+    claims: bool = False,
 ) -> dict[str, Any]:
     """The ``show`` document.
 
     ``findings`` is summarised under ``"findings"``: counts by severity and by
     code.  By default it is the audit of the fold record
     (``audit(graph, messages=False)``), so ``show`` never decodes every
-    retained message; ``verify`` runs the message-level checks too.
+    retained message; ``verify`` runs the message-level checks too.  With
+    ``claims``, the summaries are checked against their originals as well
+    (which reads every retained message) and the ``claim-*`` findings counted.
     """
     cp = graph.checkpoint
     spans = graph.spans
@@ -180,12 +187,19 @@ def overview(
         "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
         "models": sorted({s.model for s in spans}),
         "tree": fold_tree(graph),
-        "findings": (
-            summary(audit(graph, messages=False), messages=False)
-            if findings is None
-            else summary(findings)
-        ),
+        "findings": _findings(graph, findings, claims),
     }
+
+
+def _findings(graph: FoldGraph, findings: Sequence[Finding] | None, claims: bool) -> dict[str, Any]:
+    if findings is not None:
+        return summary(findings)
+    found = audit(graph, messages=False)
+    if claims:
+        found += audit_findings(graph)
+    counted = summary(found, messages=False)
+    counted["claims"] = claims
+    return counted
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from typing import Any, Final, overload
 import orjson
 
 from foldctl.audit.codes import Finding
+from foldctl.claims.record import ClaimsResult, SummaryFinding
 from foldctl.digest import digest
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
@@ -168,3 +169,34 @@ def review(graph: FoldGraph, redactor: Redactor) -> list[dict[str, Any]]:
     for _ in every_row(redacted, replays="ref"):
         pass  # reading every message (each once) redacts it
     return [row.as_dict() for row in redactor.review()]
+
+
+def redact_claims(redactor: Redactor, result: ClaimsResult) -> ClaimsResult:
+    """Claims whose atoms, sentences and original lines quote no secret."""
+
+    def text(value: str | None, where: str) -> str | None:
+        return None if value is None else _text(redactor, value, "claim", where)
+
+    def one(f: SummaryFinding) -> SummaryFinding:
+        x = f.finding
+        sentence = text(x.sentence, f.frame)
+        atom = text(x.atom, f.frame) or ""
+        moved = sentence is not None and sentence != x.sentence  # offsets no longer hold
+        finding = dataclasses.replace(
+            x,
+            atom=atom,
+            sentence=sentence,
+            start=None if moved else x.start,
+            end=None if moved else x.end,
+            expected=text(x.expected, f.frame),
+            entity=text(x.entity, f.frame),
+        )
+        return dataclasses.replace(f, finding=finding, line=text(f.line, f.frame))
+
+    return dataclasses.replace(
+        result,
+        sources=tuple(
+            (_text(redactor, s, "source", "checkpoint"), tuple(one(f) for f in fs))
+            for s, fs in result.sources
+        ),
+    )

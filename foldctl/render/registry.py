@@ -68,6 +68,14 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
         F.json: "foldctl.render.sink:document",
     },
     "report": {F.html: "foldctl.render.html:report"},
+    "claims": {
+        F.text: "foldctl.render.claims_text:claims",
+        F.json: "foldctl.render.sink:document",
+        F.jsonl: "foldctl.render.sink:records",
+        F.csv: "foldctl.render.delimited:csv",
+        F.tsv: "foldctl.render.delimited:tsv",
+        F.markdown: "foldctl.render.claims_text:claims_markdown",
+    },
 }
 
 Renderer = Callable[[Any, Output], None]

@@ -173,7 +173,9 @@ def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
     yield [("findings        ", "bold"), (listed or "none", style)]
     command = f"foldctl verify {shlex.quote(str(doc['source']))}"
     scope = "in the fold record; " if found.get("scope") == "fold record" else ""
-    if not doc.get("messagesChecked", True):
+    if found.get("claims"):
+        scope = "in the fold record and the summaries' claims; "
+    elif not doc.get("messagesChecked", True):
         scope = "in the fold record; retained messages not decoded; "
     yield [("", None), (f"{scope}run `{visible(command)}` for the full check", "dim")]
 

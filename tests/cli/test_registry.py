@@ -40,6 +40,7 @@ def invocation(command: str, tmp_path: Path) -> list[str]:
         "fingerprint": ["fingerprint", "hello"],
         "report": ["report", NESTED, "-o", str(tmp_path / "r.html")],
         "redactions": ["redactions", NESTED],
+        "claims": ["claims", NESTED],
     }[command]
 
 

@@ -487,7 +487,7 @@ def test_cli_report_lists_what_verify_finds(conformance: Path, tmp_path: Path, c
     source = conformance / f"{case}.json"
     out = tmp_path / "r.html"
     assert run_cli("report", str(source), "-o", str(out), "--now", STAMP).exit_code == 0
-    verify = run_cli("verify", str(source), "--format", "json")
+    verify = run_cli("verify", str(source), "--claims", "--format", "json")
     (audited,) = json.loads(verify.stdout)["sources"]
     page = Page(out.read_text("utf-8"))
     rows = [e for e in section(page, "findings") if e.tag == "tr" and "data-severity" in e.attrs]

@@ -174,7 +174,10 @@ def test_every_output_validates(tmp_path: Path, fmt: str) -> None:
             ("grep", ["grep", "-i", "account|refund|summary|read_", source, "--field", "*"]),
             ("grep", ["grep", "-c", "zzz-none", source]),
             ("diff", ["diff", sources[0], source, "--force"]),
-            ("verify", ["verify", source]),
+            ("verify", ["verify", source, "--claims"]),
+            ("claims", ["claims", source]),
+            ("redactions", ["redactions", source]),
+            ("expand", ["expand", source, "--redact"]),
         ]
         if fmt == "json":
             runs += [

@@ -226,8 +226,56 @@ def test_each_crafted_checkpoint_gives_exactly_its_findings(name: str) -> None:
         assert f.path, f  # every finding names where in the file
 
 
+def _summary_1(doc: dict[str, Any], summary: str) -> None:
+    """Give span 1 (whose frame is h1) another summary, its fingerprint to match."""
+    content = frame(3, 3, summary)
+    doc["history"][1]["content"] = content
+    doc["folded"][1]["summaryFingerprint"] = fnv1a32(content)
+
+
+def _claim_contradicted(d: dict[str, Any]) -> None:
+    d["folded"][1]["messages"][2]["content"] = '{"refund_id":"RF-9120","status":"pending_approval"}'
+    _summary_1(d, "Looked up pages 0 and 1; refund RF-9120 approved.")
+
+
+def _claim_dropped(d: dict[str, Any]) -> None:
+    d["folded"][1]["messages"][2]["content"] = "Error: lookup timed out after 30s"
+
+
+def _claim_unsupported(d: dict[str, Any]) -> None:
+    _summary_1(d, "Looked up pages 0 and 1; opened ticket INC-7701.")
+
+
+CLAIM_CASES: dict[str, tuple[Mutation, Expected]] = {
+    "claim-contradicted": (_claim_contradicted, [("claim-contradicted", "warning", "h1", 1)]),
+    "claim-dropped": (_claim_dropped, [("claim-dropped", "warning", "h1", 1)]),
+    "claim-unsupported": (_claim_unsupported, [("claim-unsupported", "warning", "h1", 1)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLAIM_CASES))
+def test_verify_claims_reports_each_claim_code(name: str, tmp_path: Path) -> None:
+    mutate, expected = CLAIM_CASES[name]
+    doc = clean()
+    mutate(doc)
+    source = write(tmp_path, doc)
+    plain = json.loads(run_cli("verify", source, "-f", "json").stdout)
+    assert not [f for f in plain["sources"][0]["findings"] if f["code"].startswith("claim-")]
+    result = run_cli("verify", "--claims", source, "-f", "json")
+    found = [f for f in json.loads(result.stdout)["sources"][0]["findings"]]
+    got = [(f["code"], f["severity"], f["locator"], f["span"]) for f in found]
+    assert [g for g in got if g[0].startswith("claim-")] == expected
+    assert result.exit_code == 1
+    claimed = next(f for f in found if f["code"] == name)
+    assert claimed["related"] and claimed["path"] == "history[1].content"
+    assert run_cli("verify", "--claims", "--ignore", name, source).exit_code == 0 or [
+        g for g in got if not g[0].startswith("claim-")
+    ]
+
+
 def test_every_code_has_a_crafted_case() -> None:
     covered = {code for _, expected in CASES.values() for code, *_ in expected}
+    covered |= set(CLAIM_CASES)
     covered.add("fold-order")  # the holder-before-frame form is tested on its own below
     assert covered == set(CODES)
 
@@ -581,6 +629,7 @@ def test_show_reports_the_count_of_findings_and_points_to_verify(tmp_path: Path)
         "info": 0,
         "codes": {"count-mismatch": 1, "unresolved-frame": 1},
         "scope": "fold record",
+        "claims": False,
     }
     markdown = run_cli("show", source, "-f", "markdown").stdout
     assert "## Findings" in markdown and "1 error, 1 warning" in markdown

@@ -1,0 +1,1 @@
+"""Unit tests of library modules that stand alone (no checkpoint, no CLI)."""

@@ -32,6 +32,7 @@ FLOORS: dict[str, int] = {
     "graph": 3,
     "audit": 4,
     "redact": 4,
+    "claims": 4,
     "query": 5,
     "api": 6,
     "__init__": 6,

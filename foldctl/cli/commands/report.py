@@ -63,6 +63,7 @@ def report(
 
     from foldctl import __version__
     from foldctl.audit.checks import audit
+    from foldctl.claims.record import audit_findings
     from foldctl.cli.output import size_text, write_file
     from foldctl.cli.progress import slow_notice
     from foldctl.graph.open import open_evidence
@@ -79,7 +80,7 @@ def report(
         mode = replays_mode(replays)
         if mode == "full":
             check_expansion(graph)
-        findings = tuple(audit(graph))
+        findings = (*audit(graph), *audit_findings(graph))
         redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
         if redactor is not None:
             from foldctl.redact.apply import redact_findings

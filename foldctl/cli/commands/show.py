@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+import typer
+
 from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
@@ -26,6 +30,14 @@ def show(
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
+    claims: Annotated[
+        bool,
+        typer.Option(
+            "--claims",
+            help="Also check the summaries against their originals and count claim-* "
+            "findings (reads every retained message).",
+        ),
+    ] = False,
     redact: RedactOpt = False,
     redact_key_file: RedactKeyOpt = None,
     redact_rules: RedactRulesOpt = None,
@@ -39,4 +51,4 @@ def show(
     redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
     graph, note = open_graph(source(source_arg), scheme)
     graph = redacted(graph, redactor)
-    emit("show", fmt, Overview(overview(graph, note)), color)
+    emit("show", fmt, Overview(overview(graph, note, claims=claims)), color)

@@ -47,6 +47,14 @@ def verify(
             "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: one per CPU)."
         ),
     ] = None,
+    claims: Annotated[
+        bool,
+        typer.Option(
+            "--claims",
+            help="Also check every summary against its originals (claim-* findings; "
+            "docs/claims.md).",
+        ),
+    ] = False,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
@@ -72,7 +80,12 @@ def verify(
     found = scan_sources(sources(source_args), excludes)
     with progress_bar(len(found.entries), "verifying") as advance:
         audits = audit_sources(
-            found.entries, scheme, jobs=jobs, on_done=advance, lenient=found.from_directories
+            found.entries,
+            scheme,
+            jobs=jobs,
+            on_done=advance,
+            lenient=found.from_directories,
+            claims=claims,
         )
     report = build_report(
         audits, fail_on, frozenset(ignore or ()), skipped=found.skipped, excludes=excludes

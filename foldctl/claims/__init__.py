@@ -1,0 +1,59 @@
+"""Claims: check a summary against the originals it stands for.
+
+Pure functions over plain text and data; no knowledge of checkpoints, the
+fold graph or the command line.  The caller gathers, for each summary, the
+evidence messages (its span's messages and, recursively, the originals of the
+summaries nested in it) and passes their text.
+
+>>> from foldctl.claims import EvidenceIndex, EvidenceRef, check_summary, index_message
+>>> result = '{"refund_id":"RF-9120","status":"pending_approval"}'
+>>> atoms = index_message(result, tool_name="issue_refund")
+>>> evidence = EvidenceIndex([(EvidenceRef("f5:2"), atoms)])
+>>> [(f.kind, f.atom, f.expected) for f in check_summary("refund RF-9120 was approved", evidence)]
+[('contradicted', 'approved', 'pending_approval')]
+>>> check_summary("refund RF-9120 is awaiting approval", evidence)
+[]
+
+The rules are in :mod:`foldctl.claims.atoms` (with a table of examples) and
+``docs/claims.md``.
+"""
+
+from foldctl.claims.atoms import EXAMPLES, Atom, extract_atoms
+from foldctl.claims.check import (
+    CONTRADICTED,
+    DROPPED,
+    KINDS,
+    UNSUPPORTED,
+    UNVERIFIABLE,
+    Finding,
+    check_summary,
+    unverifiable,
+)
+from foldctl.claims.index import (
+    EvidenceIndex,
+    EvidenceRef,
+    MessageAtoms,
+    evidence_text,
+    index_message,
+    wanted_tokens,
+)
+
+__all__ = [
+    "CONTRADICTED",
+    "DROPPED",
+    "EXAMPLES",
+    "KINDS",
+    "UNSUPPORTED",
+    "UNVERIFIABLE",
+    "Atom",
+    "EvidenceIndex",
+    "EvidenceRef",
+    "Finding",
+    "MessageAtoms",
+    "check_summary",
+    "evidence_text",
+    "extract_atoms",
+    "index_message",
+    "unverifiable",
+    "wanted_tokens",
+]

@@ -1,0 +1,813 @@
+"""The evidence side: a cheap per-message index, and lookups over ranges of messages.
+
+Reading every evidence message with the full atom rules would be far too slow
+for a checkpoint of hundreds of MB, and mostly wasted: a summary has a dozen
+atoms, its evidence thousands.  So the work is split:
+
+* :func:`index_message` does only what is cheap for every message: the set of
+  number tokens in it (runs of digits and dots, by one ``bytes.translate``
+  and ``split``), whether it holds
+  an ``@`` or a ``://``, its tool names, and whether it is a tool result that
+  reports an error.  Its result depends on the message alone, so a caller can
+  cache it by message digest.
+* :class:`EvidenceIndex` files the messages of a whole span chain in one
+  order (the expanded transcript's), with a posting list per number token.  The
+  evidence of one summary is a range ``[start, stop)`` of it (a span's
+  messages with its nested spans' originals in place of their frames are
+  contiguous in that order), so nested spans share one index.
+* An atom is looked up by the number tokens any spelling of it must contain
+  (:func:`~foldctl.claims.atoms.lookup_keys`); only the messages holding them
+  are read, and only at the token: a number or identifier is settled by the
+  token itself, anything else by the full rules over a few dozen characters
+  around it.  Each message's verdict for each distinct atom is computed at
+  most once (a byte per candidate), so an outer summary repeating an inner
+  one's atom costs a binary search, not a second scan.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Final, NamedTuple
+
+from foldctl.claims import atoms as A
+from foldctl.claims.atoms import Atom
+from foldctl.claims.atoms import words as _words
+
+#: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
+_NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
+#: Tokens too common to be worth a posting list: a key group holding one constrains nothing.
+_SHORT_TOKENS: Final = frozenset(
+    [str(d).encode() for d in range(10)] + [b".", b"..", b"...", b"...."]
+)
+_WINDOW: Final = 32
+#: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
+_FACTS_LIMIT: Final = 1_000_000
+#: JSON nested deeper than this is not walked.
+_MAX_DEPTH: Final = 64
+#: How many messages naming a noun are read to confirm a small count of it.
+_COUNT_CANDIDATES: Final = 1000
+#: How many failing results one dropped finding cites (the first and the last ones).
+_CITED_ERRORS: Final = 20
+_DIGIT: Final = re.compile(r"\d")
+_MAX_OCCURRENCES: Final = 200
+_UNKNOWN, _YES, _NO = 0, 1, 2
+
+
+class EvidenceRef(NamedTuple):
+    """How a finding cites a message: its locator (``h12``, ``f3:5``) and digest.
+
+    A named tuple (immutable, plain) rather than a dataclass: the caller makes
+    one per evidence message.
+    """
+
+    locator: str
+    digest: str | None = None
+
+
+class MessageAtoms(NamedTuple):
+    """The cheap index of one evidence message (see :func:`index_message`).
+
+    A named tuple rather than a dataclass: one is made per evidence message,
+    and building a tuple is several times cheaper than a frozen dataclass.
+    """
+
+    text: str
+    runs: frozenset[bytes]  # number tokens; one-character tokens left out (too common to help)
+    role: str
+    tool_name: str | None
+    call_names: tuple[str, ...]
+    error: str | None
+
+
+def wanted_tokens(summaries: Iterable[str]) -> frozenset[bytes]:
+    """The number tokens any of ``summaries`` can look up (``wanted`` for :func:`index_message`)."""
+    wanted: set[bytes] = set()
+    for summary in summaries:
+        for atom in A.extract_atoms(summary):
+            for group in A.lookup_keys(atom):
+                wanted.update(key.encode() for key in group)
+    return frozenset(wanted - _SHORT_TOKENS)
+
+
+def evidence_text(content: str, tool_calls: Iterable[dict[str, Any]] = ()) -> str:
+    """The text of a message as evidence: its content, then one line per tool call.
+
+    Each call line is ``→ NAME {json args}``, so a status or amount in the
+    arguments is read the way it is in a JSON tool result.  ``args`` may be
+    given already encoded (``str`` or ``bytes`` of JSON), which spares the
+    standard library's slower encoder.
+    """
+    lines = [content] if content else []
+    for call in tool_calls:
+        args = call.get("args")
+        if isinstance(args, str | bytes):  # already JSON text (a caller with a faster encoder)
+            rendered = args if isinstance(args, str) else args.decode("utf-8", "replace")
+            lines.append(f"→ {call.get('name', '')} {rendered}")
+            continue
+        try:
+            rendered = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            rendered = json.dumps(args, ensure_ascii=False, separators=(",", ":"), default=str)
+        lines.append(f"→ {call.get('name', '')} {rendered}")
+    return "\n".join(lines)
+
+
+def index_message(
+    text: str,
+    *,
+    role: str = "tool",
+    tool_name: str | None = None,
+    call_names: Sequence[str] = (),
+    is_error: bool = False,
+    wanted: frozenset[bytes] | None = None,
+) -> MessageAtoms:
+    """The cheap index of one message's evidence text (cache it by the message's digest).
+
+    ``role`` and ``tool_name`` are the message's own; ``call_names`` the
+    names of the tool calls it makes; ``is_error`` the runtime's own error
+    flag on a tool result, when it has one.
+
+    ``wanted`` (from :func:`wanted_tokens` over every summary to be checked)
+    keeps only the number tokens some summary can ask for: about twice as
+    fast, and the index a fraction of the size.  Messages indexed with a
+    ``wanted`` set belong in an :class:`EvidenceIndex` built with the same set
+    (and a cache of them is good for that set only).
+    """
+    raw = text.encode("utf-8", "surrogatepass")
+    tokens = raw.translate(_NUMBER_TOKENS).split()
+    if wanted is None:
+        runs = frozenset(tokens) - _SHORT_TOKENS
+    else:
+        runs = frozenset(wanted.intersection(tokens))
+    error: str | None = None
+    if role == "tool" or is_error:
+        error = A.error_line(text, raw)
+        if error is None and is_error:
+            error = (text.strip().split("\n", 1)[0] or "error")[:200]
+    return MessageAtoms(text, runs, role, tool_name, tuple(call_names), error)
+
+
+# --------------------------------------------------------------------------- facts
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A status or an amount an evidence message gives an entity."""
+
+    kind: str  # "status", "money" or "date"
+    value: str  # a status family, a normalised amount (``EUR 642.1``), a date (``2026-04-02``)
+    text: str  # as written
+    key: str | None = None  # the field it came from, when it came from one
+
+
+@dataclass(slots=True)
+class MessageFacts:
+    """What one evidence message says of each entity it names, and of itself."""
+
+    entities: dict[str, list[Fact]] = field(default_factory=dict)
+    own: list[Fact] = field(default_factory=list)  # the result's own status
+
+    def add(self, targets: Iterable[str], fact: Fact) -> None:
+        for target in targets:
+            self.entities.setdefault(target, []).append(fact)
+
+
+def entity_key(atom: Atom) -> str:
+    """How an entity is filed in :class:`MessageFacts` (a hash by its first 7 digits)."""
+    return atom.value[:7] if atom.kind == A.HASH else atom.value
+
+
+_KV: Final = re.compile(
+    r"^(?P<indent>\s*)(?P<key>[A-Za-z][\w .()/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$"
+)
+_ARROW: Final = re.compile(r"\s*(?:->|→|=>)\s*")
+_CALL_LINE: Final = re.compile(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
+_TWO_DECIMALS: Final = re.compile(r"\d\.\d\d$")
+_INT_ID_KEYS: Final = frozenset(
+    _words("pr pr_number pull_request pull issue issue_number number id ticket order")
+)
+
+
+def message_facts(text: str) -> MessageFacts:
+    """Read one message in full: which statuses, amounts and dates it gives which entity.
+
+    JSON (a whole message, or a ``→ tool {args}`` line): a status, amount or
+    date field belongs to the object's *subject* (the entities in its
+    ``id``-like fields, else every entity in it, else its parent's subject).
+    Text: a ``status:``/``amount:``/``due date:`` line belongs to the current
+    subject (the first entity of the first line, or the last ``id:`` line);
+    any other line gives its statuses and amounts (not dates: a date in prose
+    may be anything) to the nearest entity on the same line.
+    """
+    facts = MessageFacts()
+    text = text[:_FACTS_LIMIT]
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            pass
+        else:
+            _walk(value, [], facts, top=True)
+            return facts
+    _text_facts(text, facts)
+    return facts
+
+
+def _entities_in(text: str) -> list[Atom]:
+    return [a for a in A.extract_atoms(text) if a.kind in A.ENTITY_KINDS]
+
+
+def _walk(
+    value: Any, inherited: list[str], facts: MessageFacts, *, top: bool, depth: int = 0
+) -> None:
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, list):
+        for item in value:
+            _walk(item, inherited, facts, top=False, depth=depth + 1)
+        return
+    if not isinstance(value, dict):
+        return
+    if top and len(value) == 1:
+        (inner,) = value.values()
+        if isinstance(inner, dict):
+            _walk(inner, inherited, facts, top=True, depth=depth + 1)
+            return
+    named: list[str] = []
+    mentioned: list[str] = []
+    for key, item in value.items():
+        name = A.normalise_key(str(key))
+        if isinstance(item, str) and len(item) <= 300:
+            found = [entity_key(a) for a in _entities_in(item)]
+            (named if A.is_id_key(name) else mentioned).extend(found)
+        elif isinstance(item, int) and not isinstance(item, bool) and name in _INT_ID_KEYS:
+            named.append(f"#{item}")
+    subjects = named or mentioned or inherited
+    currency = value.get("currency") if isinstance(value.get("currency"), str) else None
+    for key, item in value.items():
+        name = A.normalise_key(str(key))
+        status = _field_status(name, item)
+        if status is not None:
+            fact = Fact(A.STATUS, status, str(item), name)
+            facts.add(subjects, fact)
+            if top:
+                facts.own.append(fact)
+            continue
+        if A.is_amount_key(name):
+            for fact in _field_amounts(name, item, currency):
+                facts.add(subjects, fact)
+            if not isinstance(item, dict | list):
+                continue
+        if A.is_date_key(name) and isinstance(item, str):
+            for atom in A.extract_atoms(item):
+                if atom.kind == A.DATE:
+                    facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name))
+            continue
+        if isinstance(item, dict | list):
+            _walk(item, subjects, facts, top=False, depth=depth + 1)
+
+
+def _field_status(name: str, item: Any) -> str | None:
+    if isinstance(item, bool):
+        pair = A.BOOLEAN_STATUS_KEYS.get(name)
+        return None if pair is None else pair[0 if item else 1]
+    if name in ("error", "errors", "exception") and item:
+        return "failed"
+    if A.is_status_key(name) and isinstance(item, str):
+        return _value_family(item)
+    return None
+
+
+def _value_family(value: str) -> str | None:
+    """The family of a status field's value (``open -> solved`` is its last step)."""
+    last = _ARROW.split(value.strip())[-1]
+    family = A.status_family(last)
+    if family is not None:
+        return family
+    head = re.split(r"[(,;]", last, maxsplit=1)[0]
+    family = A.status_family(head)
+    if family is not None:
+        return family
+    for atom in A.extract_atoms(last):
+        if atom.kind == A.STATUS:
+            return atom.value
+    first = head.strip().split(" ", 1)[0] if head.strip() else ""
+    return A.STATUS_VALUES.get(first.lower())
+
+
+def _field_amounts(name: str, item: Any, currency: str | None) -> list[Fact]:
+    if isinstance(item, bool):
+        return []
+    if isinstance(item, int | float):
+        amount = A.to_decimal(repr(item))
+        if amount is None:
+            return []
+        return [Fact(A.MONEY, A.money_value(currency, amount), repr(item), name)]
+    if isinstance(item, str):
+        return [
+            Fact(A.MONEY, a.value, a.text, name)
+            for a in A.extract_atoms(item, all_numbers=True)
+            if a.kind in (A.MONEY, A.NUMBER)
+        ]
+    if isinstance(item, dict):
+        inner = item.get("amount", item.get("value", item.get("total")))
+        inner_currency = item.get("currency") if isinstance(item.get("currency"), str) else currency
+        return _field_amounts(name, inner, inner_currency)
+    return []
+
+
+def _text_facts(text: str, facts: MessageFacts) -> None:
+    subject: list[str] = []
+    first = True
+    own_done = False
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        call = _CALL_LINE.match(line)
+        if call is not None:
+            try:
+                args = json.loads(call.group("args"))
+            except (ValueError, RecursionError):
+                args = None
+            if args is not None:
+                _walk(args, [], facts, top=False)
+                continue
+        if not first and not _DIGIT.search(line):
+            # no digit, no entity: only a status line of the current subject matters
+            kv = _KV.match(line)
+            if kv is not None and A.is_status_key(A.normalise_key(kv.group("key"))):
+                family = _value_family(kv.group("value"))
+                if family is not None:
+                    fact = Fact(A.STATUS, family, kv.group("value").strip(), kv.group("key"))
+                    facts.add(subject, fact)
+                    if not own_done and not kv.group("indent"):
+                        facts.own.append(fact)
+                        own_done = True
+            continue
+        atoms = A.extract_atoms(line, all_numbers=True)
+        entities = [a for a in atoms if a.kind in A.ENTITY_KINDS]
+        if first:
+            first = False
+            subject = [entity_key(entities[0])] if entities else []
+            statuses = [a for a in atoms if a.kind == A.STATUS]
+            for atom in statuses:
+                facts.own.append(Fact(A.STATUS, atom.value, atom.text))
+            if statuses:
+                own_done = True
+        kv = _KV.match(line)
+        if kv is not None and not _looks_like_time(kv):
+            key = A.normalise_key(kv.group("key"))
+            offset = kv.start("value")
+            value_entities = [entity_key(a) for a in entities if a.start >= offset]
+            if A.is_id_key(key) and value_entities:
+                subject = value_entities[:1]
+                continue
+            if A.is_status_key(key):
+                family = _value_family(kv.group("value"))
+                if family is not None:
+                    fact = Fact(A.STATUS, family, kv.group("value").strip(), key)
+                    facts.add(value_entities or subject, fact)
+                    if not own_done and not kv.group("indent"):
+                        facts.own.append(fact)
+                        own_done = True
+                continue
+            if A.is_amount_key(key):
+                currency_atoms = [
+                    a for a in atoms if a.start >= offset and a.kind in (A.MONEY, A.NUMBER)
+                ]
+                for atom in currency_atoms[:1]:
+                    facts.add(value_entities or subject, Fact(A.MONEY, atom.value, atom.text, key))
+                continue
+            if A.is_date_key(key):
+                for atom in atoms:
+                    if atom.start >= offset and atom.kind == A.DATE:
+                        facts.add(subject, Fact(A.DATE, atom.value, atom.text, key))
+                continue
+        _line_facts(atoms, entities, facts)
+
+
+def _looks_like_time(kv: re.Match[str]) -> bool:
+    return kv.group("key").strip().isdigit()
+
+
+def _line_facts(atoms: list[Atom], entities: list[Atom], facts: MessageFacts) -> None:
+    if not entities:
+        return
+    for atom in atoms:
+        if atom.kind == A.STATUS:
+            fact = Fact(A.STATUS, atom.value, atom.text)
+        elif atom.kind == A.MONEY or (
+            atom.kind == A.NUMBER and _TWO_DECIMALS.search(atom.text) is not None
+        ):
+            fact = Fact(A.MONEY, atom.value, atom.text)
+        else:
+            continue
+        owner = _nearest(entities, atom)
+        if owner is not None:
+            facts.add([entity_key(owner)], fact)
+
+
+def _nearest(entities: list[Atom], atom: Atom) -> Atom | None:
+    before = [e for e in entities if e.end <= atom.start]
+    if before:
+        return before[-1]
+    after = [e for e in entities if e.start >= atom.end]
+    return after[0] if after else None
+
+
+# --------------------------------------------------------------------------- the index
+
+
+@dataclass(slots=True)
+class _Lookup:
+    """Candidates for one distinct atom, and each one's verdict once known."""
+
+    candidates: list[int]
+    state: bytearray
+    upto: int  # messages filed when the candidates were last extended
+
+
+@lru_cache(maxsize=4096)
+def _tool_words(name: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
+
+
+class EvidenceIndex:
+    """The evidence messages of one span chain, in expanded-transcript order.
+
+    File messages with :meth:`add` (or pass them to the constructor); a
+    summary's evidence is then a range ``[start, stop)`` of positions.
+    Lookups may be made at any time; messages filed later are picked up.
+    """
+
+    def __init__(
+        self,
+        items: Iterable[tuple[EvidenceRef, MessageAtoms]] = (),
+        *,
+        wanted: frozenset[bytes] | None = None,
+    ) -> None:
+        self.wanted = wanted
+        self.refs: list[EvidenceRef] = []
+        self.messages: list[MessageAtoms] = []
+        self._postings: defaultdict[bytes, list[int]] = defaultdict(list)
+        self._calls: dict[str, list[int]] = {}
+        self._call_prefix: list[int] = [0]
+        self._errors: list[int] = []
+        self._error_groups: dict[tuple[str, str], list[int]] = {}
+        self._anchors: dict[int, frozenset[str]] = {}
+        self._tools: dict[str, list[int]] = {}
+        self._lookups: dict[tuple[str, ...], _Lookup] = {}
+        self._facts: dict[int, MessageFacts] = {}
+        self._counts: dict[tuple[int, int, str], bool] = {}
+        for ref, atoms in items:
+            self.add(ref, atoms)
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def add(self, ref: EvidenceRef, atoms: MessageAtoms) -> int:
+        """File one message; its position."""
+        position = len(self.messages)
+        self.refs.append(ref)
+        self.messages.append(atoms)
+        if atoms.runs:
+            postings = self._postings
+            for run in atoms.runs:
+                postings[run].append(position)
+        calls = atoms.call_names
+        if calls:
+            for name in calls:
+                self._calls.setdefault(name, []).append(position)
+        self._call_prefix.append(self._call_prefix[-1] + len(calls))
+        if atoms.error is not None:
+            self._errors.append(position)
+            key = (A.error_class(atoms.error, atoms.text[:400]), atoms.tool_name or atoms.role)
+            self._error_groups.setdefault(key, []).append(position)
+        if atoms.tool_name and atoms.role == "tool":
+            for word in _tool_words(atoms.tool_name):
+                self._tools.setdefault(word, []).append(position)
+        return position
+
+    # ------------------------------------------------------------ ranges
+
+    def span(self, start: int, stop: int | None) -> tuple[int, int]:
+        stop = len(self.messages) if stop is None else min(stop, len(self.messages))
+        return max(0, start), stop
+
+    def refs_between(self, start: int, stop: int) -> list[EvidenceRef]:
+        """The references of the messages in ``[start, stop)`` (what was searched)."""
+        return self.refs[start:stop]
+
+    def calls(self, name: str | None, start: int, stop: int) -> int:
+        """Tool calls named ``name`` (any name when ``None``) made in ``[start, stop)``."""
+        if name is None:
+            return self._call_prefix[stop] - self._call_prefix[start]
+        positions = self._calls.get(name, [])
+        return bisect_left(positions, stop) - bisect_left(positions, start)
+
+    def errors(self, start: int, stop: int) -> list[int]:
+        """Positions in ``[start, stop)`` of tool results that report an error."""
+        lo, hi = bisect_left(self._errors, start), bisect_left(self._errors, stop)
+        return self._errors[lo:hi]
+
+    def error_groups(self, start: int, stop: int) -> dict[tuple[str, str], tuple[int, list[int]]]:
+        """Errors in ``[start, stop)`` by (class, tool): how many, and up to 20 of them.
+
+        Kept per group at filing time, so a summary over a long range costs a
+        binary search per group, not a pass over every error in it.
+        """
+        found: dict[tuple[str, str], tuple[int, list[int]]] = {}
+        half = _CITED_ERRORS // 2
+        for key, positions in self._error_groups.items():
+            lo, hi = bisect_left(positions, start), bisect_left(positions, stop)
+            if hi > lo:
+                shown = (
+                    positions[lo:hi]
+                    if hi - lo <= _CITED_ERRORS
+                    else (positions[lo : lo + half] + positions[hi - half : hi])
+                )
+                found[key] = (hi - lo, shown)
+        return found
+
+    def error_anchors(self, position: int) -> frozenset[str]:
+        """The entities an error result names, with those of the call just before it."""
+        cached = self._anchors.get(position)
+        if cached is None:
+            texts = [self.messages[position].text[:2000]]
+            if position > 0 and self.messages[position - 1].call_names:
+                texts.append(self.messages[position - 1].text[-2000:])
+            cached = self._anchors[position] = frozenset(
+                entity_key(a)
+                for text in texts
+                for a in A.extract_atoms(text)
+                if a.kind in A.ENTITY_KINDS
+            )
+        return cached
+
+    def tool_results(self, words: Iterable[str], start: int, stop: int) -> list[int]:
+        """Positions in range of tool results whose tool name has one of ``words``, in order."""
+        found: set[int] = set()
+        for word in words:
+            positions = self._tools.get(word)
+            if positions:
+                found.update(
+                    positions[bisect_left(positions, start) : bisect_left(positions, stop)]
+                )
+        return sorted(found)
+
+    def last_tool_result(self, words: Iterable[str], start: int, stop: int) -> int | None:
+        """The last tool result in range whose tool name has one of ``words``."""
+        best: int | None = None
+        for word in words:
+            positions = self._tools.get(word)
+            if not positions:
+                continue
+            i = bisect_left(positions, stop) - 1
+            if i >= 0 and positions[i] >= start and (best is None or positions[i] > best):
+                best = positions[i]
+        return best
+
+    def facts(self, position: int) -> MessageFacts:
+        found = self._facts.get(position)
+        if found is None:
+            found = self._facts[position] = message_facts(self.messages[position].text)
+        return found
+
+    # ------------------------------------------------------------ atom lookups
+
+    def first_support(self, atom: Atom, start: int, stop: int) -> int | None:
+        """The first message in ``[start, stop)`` that says what ``atom`` says."""
+        return self._search(atom, start, stop, last=False)
+
+    def last_support(self, atom: Atom, start: int, stop: int) -> int | None:
+        """The last message in ``[start, stop)`` that names ``atom`` (an entity)."""
+        return self._search(atom, start, stop, last=True)
+
+    def supports_at(self, atom: Atom, position: int) -> bool:
+        """Whether message ``position`` says what ``atom`` says."""
+        return self._search(atom, position, position + 1, last=False) is not None
+
+    def _search(self, atom: Atom, start: int, stop: int, *, last: bool) -> int | None:
+        lookup_key = (atom.kind, atom.value, atom.text if atom.kind == A.DURATION else "")
+        lookup = self._lookups.get(lookup_key)
+        groups = A.lookup_keys(atom) if atom.kind != "lemma" else ()
+        if lookup is None:
+            lookup = self._lookups[lookup_key] = _Lookup([], bytearray(), 0)
+        self._extend(lookup, groups)
+        candidates, state = lookup.candidates, lookup.state
+        lo, hi = bisect_left(candidates, start), bisect_left(candidates, stop)
+        if last:
+            while hi > lo:
+                k = max(state.rfind(_YES, lo, hi), state.rfind(_UNKNOWN, lo, hi))
+                if k < 0:
+                    return None
+                if state[k] == _UNKNOWN:
+                    state[k] = _YES if self._verify(atom, groups, candidates[k]) else _NO
+                if state[k] == _YES:
+                    return candidates[k]
+                hi = k
+            return None
+        while lo < hi:
+            yes, unknown = state.find(_YES, lo, hi), state.find(_UNKNOWN, lo, hi)
+            k = min(i for i in (yes, unknown) if i >= 0) if max(yes, unknown) >= 0 else -1
+            if k < 0:
+                return None
+            if state[k] == _UNKNOWN:
+                state[k] = _YES if self._verify(atom, groups, candidates[k]) else _NO
+            if state[k] == _YES:
+                return candidates[k]
+            lo = k + 1
+        return None
+
+    def _extend(self, lookup: _Lookup, groups: tuple[tuple[str, ...], ...]) -> None:
+        total = len(self.messages)
+        if lookup.upto == total:
+            return
+        groups = tuple(g for g in groups if all(self._filed(k.encode()) for k in g))
+        if groups:
+            fresh: set[int] | None = None
+            for group in sorted(groups, key=self._group_size):
+                found: set[int] = set()
+                for key in group:
+                    positions = self._postings.get(key.encode(), ())
+                    found.update(positions[bisect_left(positions, lookup.upto) :])
+                fresh = found if fresh is None else fresh & found
+                if not fresh:
+                    break
+            added = sorted(fresh or ())
+        else:
+            added = list(range(lookup.upto, total))
+        lookup.candidates.extend(added)
+        lookup.state.extend(bytes(len(added)))
+        lookup.upto = total
+
+    def _filed(self, key: bytes) -> bool:
+        """Whether messages are filed under ``key`` (a group with an unfiled key is no filter)."""
+        return key not in _SHORT_TOKENS and (self.wanted is None or key in self.wanted)
+
+    def _group_size(self, group: tuple[str, ...]) -> int:
+        return sum(len(self._postings.get(key.encode(), ())) for key in group)
+
+    def _verify(self, atom: Atom, groups: tuple[tuple[str, ...], ...], position: int) -> bool:
+        message = self.messages[position]
+        text = message.text
+        if groups:
+            for key in groups[0]:
+                for index in _occurrences(text, key):
+                    if _token_or_window(atom, text, index, index + len(key)):
+                        return True
+            return False
+        target = A.needle(atom)
+        if atom.kind == "lemma":
+            return target in text or target.capitalize() in text or target.upper() in text
+        haystack = text
+        if target not in text:
+            if (atom.kind == A.EMAIL and "@" in text) or (atom.kind == A.URL and "://" in text):
+                haystack = text.lower()
+            else:
+                return False
+            if target not in haystack:
+                return False
+        for index in _substring_occurrences(haystack, target):
+            if _token_or_window(atom, text, index, index + len(target)):
+                return True
+        return False
+
+    # ------------------------------------------------------------ small counts
+
+    def small_count_support(self, number: int, lemma: str, start: int, stop: int) -> bool | None:
+        """Whether a small count (``2 options``) is borne out in ``[start, stop)``.
+
+        ``None`` when the noun appears nowhere in range (nothing to check a count
+        of); ``True`` when some message names the noun with the number on the
+        same line, or enumerates exactly that many items; ``False`` otherwise.
+        """
+        stem = lemma.split()[-1]
+        stem = stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
+        probe = Atom("lemma", stem, stem, 0, 0)
+        seen = False
+        position = start
+        for _ in range(_COUNT_CANDIDATES):
+            if position >= stop:
+                break
+            found = self._search(probe, position, stop, last=False)
+            if found is None:
+                break
+            seen = True
+            key = (found, number, stem)
+            verdict = self._counts.get(key)
+            if verdict is None:
+                verdict = self._counts[key] = _count_in_message(
+                    self.messages[found].text, number, stem
+                )
+            if verdict:
+                return True
+            position = found + 1
+        return None if not seen else False
+
+
+def _count_in_message(text: str, number: int, stem: str) -> bool:
+    """Whether ``text`` counts ``number`` things named like ``stem``.
+
+    On one line with the noun (``2 pages``, ``seats: 12``), as that many list
+    items (numbered or bulleted lines), as that many rows under a header line
+    naming the noun (``applied migrations`` then one line each), or as a JSON
+    array of that many elements under a key named like the noun
+    (``"items": [...]``).
+    """
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            value = None
+        if value is not None and _json_count(value, number, stem):
+            return True
+    words = {w for w, n in A.NUMBER_WORDS.items() if n == number}
+    digits = re.compile(rf"(?<![\d.]){number}(?!\d|\.\d)")
+    for line in text.splitlines():
+        lowered = line.lower()
+        if stem not in lowered:
+            continue
+        if digits.search(line) or any(re.search(rf"\b{w}\b", lowered) for w in words):
+            return True
+    items = re.findall(r"(?m)^\s*(?:\d+[.)]|[-*•])\s+\S", text)
+    if len(items) == number:
+        return True
+    lines = [line for line in text.splitlines() if line.strip()]
+    if lines and stem in lines[0].lower():  # a listing whose header names the noun: its rows
+        return len(lines) - 1 == number
+    return False
+
+
+def _json_count(value: Any, number: int, stem: str, depth: int = 0) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            named = isinstance(item, list) and A.singular(str(key)).startswith(stem)
+            if named and len(item) == number:
+                return True
+            if isinstance(item, dict | list) and _json_count(item, number, stem, depth + 1):
+                return True
+    elif isinstance(value, list):
+        return any(_json_count(item, number, stem, depth + 1) for item in value)
+    return False
+
+
+def _occurrences(text: str, key: str) -> Iterator[int]:
+    """Where ``key`` occurs in ``text`` as a whole number token (digits and dots)."""
+    index = text.find(key)
+    found = 0
+    size = len(key)
+    while index >= 0 and found < _MAX_OCCURRENCES:
+        before = text[index - 1] if index else ""
+        after = text[index + size] if index + size < len(text) else ""
+        if not (before.isdigit() or before == ".") and not (after.isdigit() or after == "."):
+            found += 1
+            yield index
+        index = text.find(key, index + size)
+
+
+def _substring_occurrences(text: str, target: str) -> Iterator[int]:
+    index = text.find(target)
+    found = 0
+    while index >= 0 and found < _MAX_OCCURRENCES:
+        found += 1
+        yield index
+        index = text.find(target, index + 1)
+
+
+def _token_or_window(atom: Atom, text: str, start: int, end: int) -> bool:
+    """Whether the evidence at ``text[start:end]`` (a key or needle hit) supports ``atom``."""
+    decided = A.token_supports(atom, text, start, end)
+    if decided is not None:
+        return decided
+    reach = 300 if atom.kind in (A.URL, A.PATH, A.EMAIL) else _WINDOW
+    lo = max(0, start - _WINDOW)
+    hi = min(len(text), end + _WINDOW)
+    while lo > 0 and start - lo < reach and not text[lo - 1].isspace():
+        lo -= 1
+    while hi < len(text) and hi - end < reach and not text[hi].isspace():
+        hi += 1
+    window = text[lo:hi]
+    for seen in A.extract_atoms(window, all_numbers=True):
+        if seen.start + lo < end and seen.end + lo > start and A.supports(atom, seen):
+            return True
+    return False
+
+
+def refs_of(index: EvidenceIndex, positions: Sequence[int]) -> tuple[EvidenceRef, ...]:
+    return tuple(index.refs[p] for p in positions)
+
+
+def positions_between(positions: Sequence[int], start: int, stop: int) -> Sequence[int]:
+    return positions[bisect_left(positions, start) : bisect_right(positions, stop - 1)]

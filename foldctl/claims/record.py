@@ -1,0 +1,288 @@
+"""Every summary of a checkpoint checked against the originals it stands for.
+
+The evidence of a summary is its span's messages and, recursively, the originals
+of the earlier summaries inside it — never a nested summary's own text, which is
+a claim too.  The walk files the expanded transcript once, frames left out, into
+one :class:`~foldctl.claims.EvidenceIndex`; each span's evidence is then one
+contiguous range of it, opened at the span's :class:`FoldStart` and closed at its
+:class:`FoldEnd`, so a chain a thousand folds deep is indexed once, not once per
+level.  A replayed summary is checked once, at its first placement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from foldctl.audit.codes import Finding as AuditFinding
+from foldctl.audit.codes import finding
+from foldctl.claims.check import UNVERIFIABLE, Finding, check_summary, unverifiable
+from foldctl.claims.index import (
+    EvidenceIndex,
+    EvidenceRef,
+    evidence_text,
+    index_message,
+    wanted_tokens,
+)
+from foldctl.digest import digest
+from foldctl.errors import FoldctlError, NotACheckpoint
+from foldctl.graph.label import summary_text
+from foldctl.graph.open import open_graph
+from foldctl.graph.resolve import FoldGraph
+from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
+from foldctl.jsoncodec import brief
+from foldctl.model import Message
+from foldctl.sources.files import SourceSpec
+from foldctl.sources.scan import scan_sources
+
+#: The finding kinds that are something wrong (``unverifiable`` is not).
+WRONG: Final = ("unsupported", "contradicted", "dropped")
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryFinding:
+    """A claims finding placed in the record: which summary, of which span."""
+
+    span: int | None  # the span the summary joins (None: it joins none)
+    frame: str  # the summary's locator
+    finding: Finding
+    line: str | None = None  # the original's line that shows the other value, or the error
+
+    @property
+    def kind(self) -> str:
+        return self.finding.kind
+
+    def as_dict(self, source: str | None = None) -> dict[str, Any]:
+        f = self.finding
+        row: dict[str, Any] = {} if source is None else {"source": source}
+        row.update(
+            {
+                "span": self.span,
+                "frame": self.frame,
+                "kind": f.kind,
+                "atom": f.atom,
+                "atomKind": f.atom_kind,
+                "normalised": f.normalised,
+                "expected": f.expected,
+                "entity": f.entity,
+                "sentence": f.sentence,
+                "start": f.start,
+                "end": f.end,
+                "evidence": [{"locator": r.locator, "digest": r.digest} for r in f.evidence],
+                "searched": f.searched,
+                "originalLine": self.line,
+            }
+        )
+        return row
+
+
+def _evidence_of(message: Message) -> tuple[str, str, str | None, tuple[str, ...], bool]:
+    """A message as evidence: its text (content and tool calls), role, tool name, the tools
+    it calls, and the runtime's own error flag."""
+    content = message.get("content")
+    text = content if isinstance(content, str) else ""
+    calls = message.get("toolCalls")
+    call_list = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+    if call_list:
+        text = evidence_text(text, call_list)
+    role = message.get("role")
+    tool = message.get("toolName")
+    names = tuple(str(c.get("name", "")) for c in call_list)
+    return (
+        text,
+        role if isinstance(role, str) else "",
+        tool if isinstance(tool, str) else None,
+        names,
+        message.get("isError") is True,
+    )
+
+
+def _summaries(graph: FoldGraph) -> list[str]:
+    texts = []
+    for container, index in graph.frames:
+        content = graph.container_messages(container)[index].get("content")
+        if isinstance(content, str):
+            texts.append(summary_text(content))
+    return texts
+
+
+def check_graph(graph: FoldGraph) -> Iterator[SummaryFinding]:
+    """Every finding of every summary, in transcript order (the floating spans after)."""
+    wanted = wanted_tokens(_summaries(graph))
+    index = EvidenceIndex(wanted=wanted)
+    frame_of: dict[int, Row] = {}  # span -> the frame row that opened it
+    opened: list[tuple[int, int]] = []  # (span, first evidence position)
+    streams = (
+        walk(graph, keep_frames=True, replays="ref"),
+        walk_floating(graph, keep_frames=True, replays="ref"),
+    )
+    for stream in streams:
+        for event in stream:
+            if isinstance(event, Row):
+                frame = event.frame
+                if frame is None:
+                    text, role, tool, calls, error = _evidence_of(event.message)
+                    atoms = index_message(
+                        text, role=role, tool_name=tool, call_names=calls, is_error=error,
+                        wanted=wanted,
+                    )  # fmt: skip
+                    index.add(EvidenceRef(event.locator, digest(event.message)), atoms)
+                elif frame.resolution == "expanded" and frame.span is not None:
+                    frame_of[frame.span] = event
+                elif frame.resolution in ("discarded", "unresolved"):
+                    content = event.message.get("content")
+                    summary = summary_text(content) if isinstance(content, str) else ""
+                    yield SummaryFinding(frame.span, event.locator, unverifiable(summary))
+            elif isinstance(event, FoldStart):
+                if not event.reference:
+                    opened.append((event.span.index, len(index)))
+            elif isinstance(event, FoldEnd) and opened and opened[-1][0] == event.span.index:
+                span, start = opened.pop()
+                row = frame_of.pop(span, None)
+                if row is None:
+                    continue  # a floating root: no summary stands for it here
+                content = row.message.get("content")
+                summary = summary_text(content) if isinstance(content, str) else ""
+                found_all = check_summary(summary, index, start=start, stop=len(index), context=0)
+                for found in found_all:
+                    yield SummaryFinding(span, row.locator, found, _line(index, found))
+
+
+_LINE_MAX: Final = 200
+
+
+def _line(index: EvidenceIndex, finding: Finding) -> str | None:
+    """The line of the first evidence message that shows what the originals say."""
+    if finding.kind == "dropped":
+        return finding.atom[:_LINE_MAX]
+    if finding.kind != "contradicted" or not finding.evidence:
+        return None
+    wanted = finding.evidence[0]
+    for position in range(len(index) - 1, -1, -1):
+        if index.refs[position] == wanted:
+            text = index.messages[position].text
+            needle = (finding.expected or "").lower()
+            for line in text.split("\n"):
+                if needle and needle in line.lower():
+                    return line.strip()[:_LINE_MAX]
+            return text.strip().split("\n", 1)[0][:_LINE_MAX]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsResult:
+    """What ``claims`` answers for one or more sources."""
+
+    sources: tuple[tuple[str, tuple[SummaryFinding, ...]], ...]
+    failures: tuple[FoldctlError, ...] = ()  # the errors of sources that could not be read
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        for source, findings in self.sources:
+            for f in findings:
+                yield f.as_dict(source)
+
+    def document(self) -> list[dict[str, Any]]:
+        return list(self.records())
+
+    def table(self, text: bool = False) -> tuple[Iterator[dict[str, Any]], Sequence[str]]:
+        rows = (_flat(row) for row in self.records())
+        return rows, CLAIM_COLUMNS
+
+    @property
+    def wrong(self) -> int:
+        """Findings of the three kinds that say a summary is wrong (not unverifiable)."""
+        return sum(1 for _, fs in self.sources for f in fs if f.kind in WRONG)
+
+
+CLAIM_COLUMNS: Final = (
+    "source",
+    "span",
+    "frame",
+    "kind",
+    "atomKind",
+    "atom",
+    "expected",
+    "entity",
+    "evidence",
+    "searched",
+    "sentence",
+)
+
+
+def _flat(row: dict[str, Any]) -> dict[str, Any]:
+    out = dict(row)
+    out["evidence"] = " ".join(e["locator"] for e in row["evidence"])
+    return out
+
+
+def unverifiable_kind(finding: SummaryFinding) -> bool:
+    return finding.kind == UNVERIFIABLE
+
+
+def claims_of(
+    specs: Sequence[SourceSpec],
+    scheme: str | None = None,
+    on_error: Callable[[FoldctlError], None] | None = None,
+) -> ClaimsResult:
+    """The claims of every source (directories and stores expanded as ``verify`` does);
+    a source that cannot be read goes to ``on_error`` and into ``failures``."""
+    found = scan_sources(specs)
+    results: list[tuple[str, tuple[SummaryFinding, ...]]] = []
+    failures: list[FoldctlError] = []
+    for spec in found.entries:
+        error = spec if isinstance(spec, FoldctlError) else None
+        if not isinstance(spec, FoldctlError):
+            try:
+                graph, _ = open_graph(spec, scheme)
+                results.append((graph.checkpoint.source, tuple(check_graph(graph))))
+                continue
+            except NotACheckpoint as e:
+                if isinstance(spec, str) and spec in found.from_directories:
+                    continue  # JSON found in a directory that is no checkpoint at all
+                error = e
+            except FoldctlError as e:
+                error = e
+        assert error is not None
+        failures.append(error)
+        if on_error is not None:
+            on_error(error)
+    return ClaimsResult(tuple(results), tuple(failures))
+
+
+def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
+    """The claims of one checkpoint as audit findings (``claim-*`` codes, warnings): the
+    summary's locator and span, its JSON path, and the evidence as related places."""
+    prefix = {"checkpoint": "", "conversation-v1": "data.", "flowchart-v1": "data.conversation."}[
+        graph.checkpoint.shape
+    ]
+    out: list[AuditFinding] = []
+    for f in check_graph(graph):
+        x = f.finding
+        if x.kind not in WRONG:
+            continue
+        if x.kind == "contradicted":
+            what = f"says {brief(x.atom)} where the originals say {brief(x.expected)}"
+        elif x.kind == "dropped":
+            what = f"does not mention the error {brief(x.atom)}"
+        else:
+            what = f"gives {x.atom_kind} {brief(x.atom)}, which appears nowhere in its originals"
+        of = "no span" if f.span is None else f"span {f.span}"
+        out.append(
+            finding(
+                f"claim-{x.kind}",
+                f"The summary at {f.frame} (of {of}) {what}.",
+                locator=f.frame,
+                span=f.span,
+                path=prefix + _path(f.frame),
+                related=tuple(r.locator for r in x.evidence),
+            )
+        )
+    return out
+
+
+def _path(locator: str) -> str:
+    if locator.startswith("h"):
+        return f"history[{locator[1:]}].content"
+    span, _, index = locator[1:].partition(":")
+    return f"folded[{span}].messages[{index}].content"

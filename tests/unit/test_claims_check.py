@@ -1,0 +1,432 @@
+"""check_summary: the RF-9120 demo, faithful paraphrases, each kind of finding, ranges."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from foldctl.claims import (
+    CONTRADICTED,
+    DROPPED,
+    UNSUPPORTED,
+    UNVERIFIABLE,
+    EvidenceIndex,
+    EvidenceRef,
+    Finding,
+    check_summary,
+    evidence_text,
+    index_message,
+    wanted_tokens,
+)
+from tools.claims_corpus import build_corpus, findings_of, index_case
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_checkpoints"
+
+RESULT = '{"refund_id":"RF-9120","status":"pending_approval"}'
+
+
+def evidence(*messages: tuple[str, str, str | None] | str) -> EvidenceIndex:
+    """Evidence from (locator, text, tool name) triples, or bare texts of tool results."""
+    index = EvidenceIndex()
+    for i, message in enumerate(messages):
+        locator, text, tool = message if isinstance(message, tuple) else (f"f1:{i}", message, "t")
+        role = "tool" if tool else "assistant"
+        index.add(
+            EvidenceRef(locator, f"xxh3-128:{i:032x}"),
+            index_message(text, role=role, tool_name=tool),
+        )
+    return index
+
+
+def kinds(findings: list[Finding]) -> list[tuple[str, str]]:
+    return [(f.kind, f.normalised) for f in findings]
+
+
+# --------------------------------------------------------------------------- the demo
+
+
+def test_the_documented_examples_run() -> None:
+    import foldctl.claims
+
+    assert doctest.testmod(foldctl.claims).failed == 0
+    docs = SAMPLES.parent / "docs" / "claims.md"
+    assert doctest.testfile(str(docs), module_relative=False).failed == 0
+
+
+def test_rf9120_approved_is_contradicted_by_pending_approval() -> None:
+    index = evidence(("f5:2", RESULT, "issue_refund"))
+    summary = "Summary 6: refund RF-9120 was approved."
+    (finding,) = check_summary(summary, index)
+    assert finding.kind == CONTRADICTED
+    assert finding.atom == "approved"
+    assert finding.normalised == "approved"
+    assert finding.expected == "pending_approval"
+    assert finding.entity == "RF-9120"
+    assert finding.evidence == (EvidenceRef("f5:2", f"xxh3-128:{0:032x}"),)
+    assert finding.sentence == summary
+    assert finding.start is not None and finding.end is not None
+    assert finding.sentence[finding.start : finding.end] == "approved"
+    assert finding.offset == 0
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "refund RF-9120 is pending approval",
+        "refund RF-9120 is awaiting approval",
+        "RF-9120 was submitted and is waiting on finance",
+        "RF-9120 has not been approved yet",
+        "refund RF-9120: pending_approval",
+        "RF-9120 is not yet approved",
+    ],
+)
+def test_rf9120_faithful_paraphrases_raise_nothing(summary: str) -> None:
+    assert check_summary(summary, evidence(("f5:2", RESULT, "issue_refund"))) == []
+
+
+def _sample_chain() -> tuple[EvidenceIndex, list[tuple[int, str, int]]]:
+    """nested_chain.json as the claims command will read it: one index, one range per summary."""
+    data = json.loads((SAMPLES / "nested_chain.json").read_text(encoding="utf-8"))
+    frames = {}  # span index -> its summary (the frame sits in the next span, or in history)
+    for message in [*data["history"], *(m for s in data["folded"] for m in s["messages"])]:
+        content = message.get("content") or ""
+        if content.startswith("[compacted history"):
+            summary = content.split("]\n\n", 1)[1]
+            frames[int(summary.split(":", 1)[0].split()[-1]) - 1] = summary
+    index = EvidenceIndex()
+    ranges = []
+    for number, span in enumerate(data["folded"]):  # span N holds span N-1's frame first
+        for j, message in enumerate(span["messages"]):
+            content = message.get("content") or ""
+            if content.startswith("[compacted history"):
+                continue  # a nested summary is a claim, not evidence
+            calls = message.get("toolCalls") or []
+            index.add(
+                EvidenceRef(f"f{number}:{j}"),
+                index_message(
+                    evidence_text(content, calls),
+                    role=message["role"],
+                    tool_name=message.get("toolName"),
+                    call_names=[c["name"] for c in calls],
+                ),
+            )
+        ranges.append((number, frames[number], len(index)))
+    return index, ranges
+
+
+def test_the_demo_chain_flags_summaries_6_and_7_only() -> None:
+    if not (SAMPLES / "nested_chain.json").is_file():
+        pytest.skip("sample checkpoint not present")
+    index, ranges = _sample_chain()
+    found = {number + 1: check_summary(text, index, stop=stop) for number, text, stop in ranges}
+    assert {n: kinds(f) for n, f in found.items() if f} == {
+        6: [(CONTRADICTED, "approved")],
+        7: [(CONTRADICTED, "approved")],
+    }
+    # summary 7 repeats summary 6's claim; the originals behind both say pending_approval
+    for n in (6, 7):
+        (finding,) = found[n]
+        assert finding.expected == "pending_approval"
+        assert finding.evidence == (EvidenceRef("f5:2"),)
+
+
+# --------------------------------------------------------------------------- faithful summaries
+
+FAITHFUL = [
+    (
+        "ACCT-8842 was charged $480 twice on March 14 (CH-5531, CH-5532); the duplicate was "
+        "refunded as RF-9120, which is awaiting finance approval.",
+        [
+            "CH-5531  2026-03-14  480.00  captured\nCH-5532  2026-03-14  480.00  captured",
+            "refund RF-9120 created\ncharge: CH-5532\namount: 480.00 USD\nstatus: pending_approval",
+            "ACCOUNT ACCT-8842\nstatus: active",
+        ],
+    ),
+    (
+        "Booked LH1234 on 2 April 2026 at €642.10 (ticketed). The cheaper LX2001 fare was gone.",
+        [
+            '{"options": [{"flight": "LX2001", "fare": {"amount": 598.0, "currency": "EUR"}}]}',
+            '{"error": "fare for LX2001 no longer available"}',
+            '{"pnr": "K7QZ2D", "flight": "LH1234", "departure": "2026-04-02T07:15:00",'
+            ' "fare": {"amount": 642.10, "currency": "EUR"}, "status": "ticketed"}',
+        ],
+    ),
+    (
+        "v2.14.0 went out to prod as DEP-5521 after the first attempt timed out; "
+        "1,204 tests passed.",
+        [
+            "===== 1204 passed in 83.2s =====",
+            "DEPLOY api v2.14.0 -> prod\nstatus: FAILED\nreason: health check timed out",
+            '{"deploy_id": "DEP-5521", "version": "v2.14.0", "status": "succeeded"}',
+        ],
+    ),
+    (
+        "Order SO-20480 (two items, $129.99) is on backorder until Apr 9 2026.",
+        [
+            '{"order_id": "SO-20480", "items": [{"sku": "SKU-1"}, {"sku": "SKU-2"}],'
+            ' "total": 129.99, "status": "BACKORDERED", "restock_date": "2026-04-09"}'
+        ],
+    ),
+    (
+        "INC-7701 is still open: error rate about 12% since 09:42 UTC; see "
+        "https://runbooks.example.com/payments and page ops-lead@example.com.",
+        [
+            '{"incident": "INC-7701", "status": "investigating"}',
+            "error rate: 12.5% since 09:42 UTC\nrunbook: https://runbooks.example.com/payments/latency"
+            "\nowner: ops-lead@example.com",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("summary", "texts"), FAITHFUL, ids=[s[:30] for s, _ in FAITHFUL])
+def test_faithful_summaries_raise_nothing(summary: str, texts: list[str]) -> None:
+    assert check_summary(summary, evidence(*texts)) == []
+
+
+# --------------------------------------------------------------------------- each kind
+
+
+def test_unsupported_names_the_atom_and_what_was_searched() -> None:
+    index = evidence("refund RF-9120 created", "status: pending_approval", "charge: CH-5532")
+    (finding,) = check_summary("Refund RF-9121 was created. Nothing else.", index)
+    assert (finding.kind, finding.atom, finding.atom_kind) == (UNSUPPORTED, "RF-9121", "id")
+    assert finding.normalised == "RF9121"
+    assert finding.expected is None
+    assert finding.sentence == "Refund RF-9121 was created."
+    assert finding.searched == 3
+    assert [r.locator for r in finding.evidence] == ["f1:0", "f1:2"]  # first and last searched
+
+
+@pytest.mark.parametrize(
+    ("summary", "finding"),
+    [
+        ("refund of $450.00 sent to dana@example.com", (UNSUPPORTED, "USD 450")),
+        ("contact dana.w@example.com", (UNSUPPORTED, "dana.w@example.com")),
+        ("charged on 2026-03-15", (UNSUPPORTED, "2026-03-15")),
+        ("14 seats were billed", (UNSUPPORTED, "14 seat")),
+        (
+            "see https://status.example.com/incidents/78",
+            (UNSUPPORTED, "https://status.example.com/incidents/78"),
+        ),
+        ("commit 9fceb03 was deployed", (UNSUPPORTED, "9fceb03")),
+        ("logs in /var/log/api.log", (UNSUPPORTED, "/var/log/api.log")),
+        ("version v2.14.1 shipped", (UNSUPPORTED, "2.14.1")),
+    ],
+)
+def test_unsupported_atoms(summary: str, finding: tuple[str, str]) -> None:
+    index = evidence(
+        "charged $480.00 on 2026-03-14 to dana@example.com; 12 seats",
+        "see https://status.example.com/incidents/77 and commit 9fceb02 in /var/log/app.log",
+        "version v2.14.0",
+    )
+    assert kinds(check_summary(summary, index)) == [finding]
+
+
+def test_an_amount_given_to_an_entity_is_contradicted_by_its_own_amount() -> None:
+    index = evidence(
+        '{"options": [{"flight": "LX2001", "fare": {"amount": 598.0, "currency": "EUR"}}]}',
+        '{"pnr": "K7QZ2D", "flight": "LH1234", "fare": {"amount": 642.10, "currency": "EUR"}}',
+    )
+    (finding,) = check_summary("Booked LH1234 at a fare of EUR 598.00.", index)
+    assert (finding.kind, finding.normalised, finding.entity) == (CONTRADICTED, "EUR 598", "LH1234")
+    assert finding.expected == "EUR 642.1"
+    assert finding.evidence == (EvidenceRef("f1:1", f"xxh3-128:{1:032x}"),)
+
+
+def test_a_deploy_said_to_succeed_when_it_failed() -> None:
+    index = evidence(("f2:1", "DEPLOY api v2.14.0 -> prod\nstatus: FAILED", "deploy_service"))
+    (finding, dropped) = check_summary("The deploy went out successfully.", index)
+    assert (finding.kind, finding.atom, finding.expected) == (CONTRADICTED, "went out", "FAILED")
+    assert dropped.kind == DROPPED
+
+
+def test_a_dropped_error_cites_the_failing_result() -> None:
+    index = evidence(
+        ("f1:0", '{"error": {"code": 429, "message": "rate limit exceeded"}}', "issue_refund"),
+        ("f1:1", RESULT, "issue_refund"),
+    )
+    (finding,) = check_summary("Refund RF-9120 is pending approval.", index)
+    assert finding.kind == DROPPED
+    assert finding.atom == "error: rate limit exceeded"
+    assert finding.normalised == "rate_limit:issue_refund"
+    assert [r.locator for r in finding.evidence] == ["f1:0"]
+    assert finding.sentence is None
+
+
+@pytest.mark.parametrize(
+    "mention",
+    [
+        "the first attempt was rate-limited",
+        "issuing the refund failed once and was retried",
+        "the refund call hit a 429 (too many requests)",
+    ],
+)
+def test_an_error_the_summary_mentions_is_not_dropped(mention: str) -> None:
+    index = evidence(
+        ("f1:0", '{"error": {"code": 429, "message": "rate limit exceeded"}}', "issue_refund"),
+        ("f1:1", RESULT, "issue_refund"),
+    )
+    assert check_summary(f"Refund RF-9120 is pending approval; {mention}.", index) == []
+
+
+def test_with_two_errors_a_mention_must_point_at_the_one_it_means() -> None:
+    index = evidence(
+        ("f1:0", "Error: lookup timed out after 30s", "lookup_flight"),
+        ("f1:1", "Error: card declined", "charge_card"),
+    )
+    assert kinds(check_summary("The flight lookup timed out once.", index)) == [
+        (DROPPED, "denied:charge_card")
+    ]
+
+
+def test_a_metric_named_error_rate_mentions_no_tool_error() -> None:
+    index = evidence(("f1:0", "Forbidden: cannot delete pods", "restart_pods"))
+    assert kinds(check_summary("The error rate is 4.2%.", evidence("error rate 4.2%"))) == []
+    assert kinds(check_summary("Errors stayed at 4.2%.", index)) == [
+        (UNSUPPORTED, "4.2"),
+        (DROPPED, "denied:restart_pods"),
+    ]
+
+
+def test_no_evidence_means_unverifiable() -> None:
+    (finding,) = check_summary("refund RF-9120 was approved", EvidenceIndex())
+    assert finding.kind == UNVERIFIABLE
+    assert finding.evidence == ()
+
+
+# --------------------------------------------------------------------------- nesting and ranges
+
+
+def test_an_outer_summary_may_repeat_what_only_the_inner_originals_say() -> None:
+    index = EvidenceIndex()
+    index.add(EvidenceRef("f0:1"), index_message("CHARGES: CH-5532 2026-03-14 480.00 captured"))
+    index.add(EvidenceRef("f1:2"), index_message(RESULT))
+    # the inner summary ("CH-5532 was charged $480") is not evidence; its originals are
+    assert check_summary("CH-5532 ($480, March 14) is being refunded as RF-9120.", index) == []
+
+
+def test_an_invented_fact_repeated_by_an_outer_summary_is_unsupported() -> None:
+    index = EvidenceIndex()
+    index.add(EvidenceRef("f0:1"), index_message("CHARGES: CH-5532 2026-03-14 480.00 captured"))
+    index.add(EvidenceRef("f1:2"), index_message(RESULT))
+    # inner summary invented "follow-up RF-9999"; the outer repeats it; neither has support
+    assert kinds(check_summary("RF-9120 is pending; follow-up RF-9999.", index)) == [
+        (UNSUPPORTED, "RF9999")
+    ]
+
+
+def test_one_index_serves_every_range_of_a_chain() -> None:
+    """Checking each case over its range of one shared index equals checking it alone."""
+    cases = build_corpus((0,))
+    shared = EvidenceIndex()
+    ranges = []
+    for case in cases:
+        start = len(shared)
+        for ref, atoms in zip(index_case(case).refs, index_case(case).messages, strict=True):
+            shared.add(ref, atoms)
+        ranges.append((start, len(shared)))
+    for case, (start, stop) in zip(cases, ranges, strict=True):
+        alone = findings_of(case)
+        together = [
+            (f.kind, f.normalised)
+            for f in check_summary(case.summary, shared, start=start, stop=stop)
+        ]
+        assert together == alone, case.id
+
+
+def test_indexing_only_wanted_tokens_changes_nothing() -> None:
+    cases = build_corpus((1,))
+    for case in cases:
+        wanted = wanted_tokens([case.summary])
+        index = EvidenceIndex(wanted=wanted)
+        for e in case.evidence:
+            text = evidence_text(e.text, e.tool_calls)
+            atoms = index_message(
+                text,
+                role=e.role,
+                tool_name=e.tool_name,
+                call_names=[c["name"] for c in e.tool_calls],
+                is_error=e.is_error,
+                wanted=wanted,
+            )
+            index.add(EvidenceRef(e.locator, e.digest), atoms)
+        got = [(f.kind, f.normalised) for f in check_summary(case.summary, index)]
+        assert got == findings_of(case), case.id
+
+
+def test_tool_call_counts_are_checked_against_the_calls() -> None:
+    index = EvidenceIndex()
+    calls: list[dict[str, Any]] = [{"name": "issue_refund", "args": {"charge": "CH-5532"}}]
+    text = evidence_text("", calls)
+    index.add(
+        EvidenceRef("f1:0"), index_message(text, role="assistant", call_names=["issue_refund"])
+    )
+    assert check_summary("issue_refund×1; 1 tool call", index) == []
+    assert kinds(check_summary("issue_refund×2; 3 tool calls; get_customer×1", index)) == [
+        (UNSUPPORTED, "issue_refund×2"),
+        (UNSUPPORTED, "3 tool call"),
+        (UNSUPPORTED, "get_customer×1"),
+    ]
+
+
+# --------------------------------------------------------------------------- hostile input
+
+
+def test_deeply_nested_json_is_read_without_recursing_to_death() -> None:
+    deep = '{"a":' * 5000 + '"RF-9120"' + "}" * 5000
+    index = evidence(("f1:0", deep, "tool"), ("f1:1", "[" * 3000 + "]" * 3000, "tool"))
+    assert kinds(check_summary("refund RF-9120 was approved", index)) == []
+
+
+def test_a_deep_chain_of_errors_stays_bounded() -> None:
+    """500 nested ranges over 2,000 errors: each summary costs a look-up per error kind."""
+    index = EvidenceIndex()
+    for i in range(2000):
+        index.add(EvidenceRef(f"f{i}:0"), index_message(f"Error: job J-{1000 + i} timed out"))
+    for depth in range(1, 501):
+        (finding,) = check_summary("All jobs ran.", index, stop=depth * 4)
+        assert finding.normalised == "timeout:tool"
+        assert len(finding.evidence) == min(depth * 4, 20)
+
+
+def test_a_huge_message_is_read_in_part() -> None:
+    filler = "filler line without numbers\n" * 200_000
+    big = "refund RF-9120 created\n" + filler + "status: approved"
+    index = evidence(("f1:0", big, None))
+    # the status line lies beyond what is read in full: unknown, so nothing is reported
+    assert check_summary("RF-9120 is pending approval", index) == []
+
+
+# --------------------------------------------------------------------------- known limits
+
+
+@pytest.mark.xfail(strict=True, reason="dates in prose lines are not given to entities")
+def test_limit_a_date_swapped_between_rows_of_a_table() -> None:
+    index = evidence("CH-5531  2026-03-14  captured\nCH-5532  2026-03-15  captured")
+    assert kinds(check_summary("CH-5531 was captured on March 15, 2026.", index)) == [
+        (CONTRADICTED, "2026-03-15")
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason="a nested span's calls are in range: under-counts pass")
+def test_limit_tool_calls_under_counted() -> None:
+    index = EvidenceIndex()
+    for i in range(3):
+        index.add(
+            EvidenceRef(f"f1:{i}"), index_message("", role="assistant", call_names=["search"])
+        )
+    assert kinds(check_summary("search×2", index)) == [(UNSUPPORTED, "search×2")]
+
+
+@pytest.mark.xfail(strict=True, reason="a status is judged by the entity's last value, any env")
+def test_limit_a_version_deployed_to_two_environments() -> None:
+    index = evidence(
+        ("f1:0", '{"env": "staging", "version": "v2.14.0", "status": "succeeded"}', None),
+        ("f1:1", '{"env": "prod", "version": "v2.14.0", "status": "failed"}', None),
+    )
+    assert check_summary("v2.14.0 deployed to staging.", index) == []
