@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Final
 
 # --------------------------------------------------------------------------- atoms
@@ -774,6 +775,12 @@ _NUMBER_WORD_SET: Final = frozenset(NUMBER_WORDS)
 _LEADING_WORDS: Final = frozenset(
     [m for m in MONTHS] + [c.lower() for c in CURRENCY_CODES] + ["version", "release", "ver"]
 )
+
+
+@lru_cache(maxsize=8192)
+def summary_atoms(summary: str) -> tuple[Atom, ...]:
+    """The atoms of a summary, kept: choosing what to index and checking both read them."""
+    return tuple(extract_atoms(summary))
 
 
 def extract_atoms(text: str, *, all_numbers: bool = False) -> list[Atom]:

@@ -218,7 +218,7 @@ class _Check:
         self.start = start
         self.stop = stop
         self.context = context  # [context, start): the conversation before, for plain atoms
-        self.atoms = A.extract_atoms(summary)
+        self.atoms = A.summary_atoms(summary)
         self.sentences = sentences(summary)
         self.clauses = _clauses(summary, self.sentences)
         self._searched: tuple[EvidenceRef, ...] | None = None
@@ -378,7 +378,7 @@ class _Check:
                     claim,
                     expected=fact.value if fact.kind == A.MONEY else fact.text,
                     entity=entity.text,
-                    evidence=(self.index.refs[position],),
+                    evidence=(self.index.ref(position),),
                 )
         return found
 
@@ -491,7 +491,7 @@ class _Check:
                 claim,
                 expected=fact.text,
                 entity=None,
-                evidence=(self.index.refs[position],),
+                evidence=(self.index.ref(position),),
             )
         }
 
@@ -519,7 +519,7 @@ class _Check:
                     end=None,
                     offset=None,
                     entity=None,
-                    evidence=tuple(self.index.refs[p] for p in positions),
+                    evidence=tuple(self.index.ref(p) for p in positions),
                     searched=self.stop - self.start,
                 )
             )
@@ -580,8 +580,7 @@ class _Check:
     def _searched_ends(self) -> tuple[EvidenceRef, ...]:
         """The first and last message searched (one when they are the same)."""
         if self._searched is None:
-            refs = self.index.refs
-            first, last = refs[self.start], refs[self.stop - 1]
+            first, last = self.index.ref(self.start), self.index.ref(self.stop - 1)
             self._searched = (first,) if self.stop - self.start == 1 else (first, last)
         return self._searched
 

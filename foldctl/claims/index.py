@@ -33,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol
 
 from foldctl.claims import atoms as A
 from foldctl.claims.atoms import Atom
@@ -41,10 +41,8 @@ from foldctl.claims.atoms import words as _words
 
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
 _NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
-#: Tokens too common to be worth a posting list: a key group holding one constrains nothing.
-_SHORT_TOKENS: Final = frozenset(
-    [str(d).encode() for d in range(10)] + [b".", b"..", b"...", b"...."]
-)
+#: Runs of dots: no number, so a key group holding one constrains nothing.
+_SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
 _WINDOW: Final = 32
 #: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
 _FACTS_LIMIT: Final = 1_000_000
@@ -77,19 +75,43 @@ class MessageAtoms(NamedTuple):
     and building a tuple is several times cheaper than a frozen dataclass.
     """
 
-    text: str
+    text: str  # "" when indexed with keep_text=False (the index reads it from Originals)
     runs: frozenset[bytes]  # number tokens; one-character tokens left out (too common to help)
     role: str
     tool_name: str | None
     call_names: tuple[str, ...]
     error: str | None
+    error_class: str | None = None  # the error's kind (timeout, denied, ...) when it has one
+
+
+class Originals(Protocol):
+    """Where an index reads a filed message again, when it keeps only the message's atoms.
+
+    A checkpoint of hundreds of MB has as much evidence text: an index that kept
+    it would hold the file twice over.  With originals, the index keeps the cheap
+    atoms of each message and asks for the text of the few messages a lookup
+    reads, and for the reference (locator and digest) of the few a finding cites.
+    """
+
+    def text(self, position: int) -> str:
+        """The evidence text of the message filed at ``position``."""
+        ...
+
+    def ref(self, position: int) -> EvidenceRef:
+        """How a finding cites the message filed at ``position``."""
+        ...
+
+
+#: How much text (in characters) an index reading from :class:`Originals` keeps at
+#: hand: all of a small checkpoint's, the most recently read of a large one's.
+_TEXT_BUDGET: Final = 16_000_000
 
 
 def wanted_tokens(summaries: Iterable[str]) -> frozenset[bytes]:
     """The number tokens any of ``summaries`` can look up (``wanted`` for :func:`index_message`)."""
     wanted: set[bytes] = set()
     for summary in summaries:
-        for atom in A.extract_atoms(summary):
+        for atom in A.summary_atoms(summary):
             for group in A.lookup_keys(atom):
                 wanted.update(key.encode() for key in group)
     return frozenset(wanted - _SHORT_TOKENS)
@@ -126,6 +148,7 @@ def index_message(
     call_names: Sequence[str] = (),
     is_error: bool = False,
     wanted: frozenset[bytes] | None = None,
+    keep_text: bool = True,
 ) -> MessageAtoms:
     """The cheap index of one message's evidence text (cache it by the message's digest).
 
@@ -138,19 +161,23 @@ def index_message(
     fast, and the index a fraction of the size.  Messages indexed with a
     ``wanted`` set belong in an :class:`EvidenceIndex` built with the same set
     (and a cache of them is good for that set only).
+
+    ``keep_text=False`` leaves the text out, for an index that reads it from
+    :class:`Originals` when a lookup needs it.
     """
     raw = text.encode("utf-8", "surrogatepass")
     tokens = raw.translate(_NUMBER_TOKENS).split()
-    if wanted is None:
-        runs = frozenset(tokens) - _SHORT_TOKENS
-    else:
-        runs = frozenset(wanted.intersection(tokens))
+    runs = frozenset(tokens) - _SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
     error: str | None = None
+    kind: str | None = None
     if role == "tool" or is_error:
         error = A.error_line(text, raw)
         if error is None and is_error:
             error = (text.strip().split("\n", 1)[0] or "error")[:200]
-    return MessageAtoms(text, runs, role, tool_name, tuple(call_names), error)
+        if error is not None:
+            kind = A.error_class(error, text[:400])
+    kept = text if keep_text else ""
+    return MessageAtoms(kept, runs, role, tool_name, tuple(call_names), error, kind)
 
 
 # --------------------------------------------------------------------------- facts
@@ -453,9 +480,13 @@ class EvidenceIndex:
         items: Iterable[tuple[EvidenceRef, MessageAtoms]] = (),
         *,
         wanted: frozenset[bytes] | None = None,
+        originals: Originals | None = None,
     ) -> None:
         self.wanted = wanted
-        self.refs: list[EvidenceRef] = []
+        self._originals = originals  # None: the index keeps each message's text and ref
+        self._refs: list[EvidenceRef] = []
+        self._texts: dict[int, str] = {}  # texts read from the originals, the latest last
+        self._text_chars = 0
         self.messages: list[MessageAtoms] = []
         self._postings: defaultdict[bytes, list[int]] = defaultdict(list)
         self._calls: dict[str, list[int]] = {}
@@ -473,11 +504,20 @@ class EvidenceIndex:
     def __len__(self) -> int:
         return len(self.messages)
 
-    def add(self, ref: EvidenceRef, atoms: MessageAtoms) -> int:
-        """File one message; its position."""
+    def add(self, ref: EvidenceRef | None, atoms: MessageAtoms) -> int:
+        """File one message; its position.  With :class:`Originals` the index keeps
+        no ``ref`` (pass ``None``) and reads the text from them (index the message
+        with ``keep_text=False``)."""
         position = len(self.messages)
-        self.refs.append(ref)
+        if self._originals is None:
+            if ref is None:
+                raise ValueError("an index without originals needs each message's ref")
+            self._refs.append(ref)
         self.messages.append(atoms)
+        if atoms.error is not None:
+            self._errors.append(position)
+            key = (atoms.error_class or "failed", atoms.tool_name or atoms.role)
+            self._error_groups.setdefault(key, []).append(position)
         if atoms.runs:
             postings = self._postings
             for run in atoms.runs:
@@ -487,24 +527,37 @@ class EvidenceIndex:
             for name in calls:
                 self._calls.setdefault(name, []).append(position)
         self._call_prefix.append(self._call_prefix[-1] + len(calls))
-        if atoms.error is not None:
-            self._errors.append(position)
-            key = (A.error_class(atoms.error, atoms.text[:400]), atoms.tool_name or atoms.role)
-            self._error_groups.setdefault(key, []).append(position)
         if atoms.tool_name and atoms.role == "tool":
             for word in _tool_words(atoms.tool_name):
                 self._tools.setdefault(word, []).append(position)
         return position
+
+    def ref(self, position: int) -> EvidenceRef:
+        """How a finding cites the message at ``position``."""
+        if self._originals is None:
+            return self._refs[position]
+        return self._originals.ref(position)
+
+    def text(self, position: int) -> str:
+        """The evidence text of the message at ``position``."""
+        if self._originals is None:
+            return self.messages[position].text
+        texts = self._texts
+        found = texts.pop(position, None)
+        if found is None:
+            found = self._originals.text(position)
+            self._text_chars += len(found)
+            while self._text_chars > _TEXT_BUDGET and texts:
+                oldest = next(iter(texts))
+                self._text_chars -= len(texts.pop(oldest))
+        texts[position] = found  # (re)inserted last: the least recently read goes first
+        return found
 
     # ------------------------------------------------------------ ranges
 
     def span(self, start: int, stop: int | None) -> tuple[int, int]:
         stop = len(self.messages) if stop is None else min(stop, len(self.messages))
         return max(0, start), stop
-
-    def refs_between(self, start: int, stop: int) -> list[EvidenceRef]:
-        """The references of the messages in ``[start, stop)`` (what was searched)."""
-        return self.refs[start:stop]
 
     def calls(self, name: str | None, start: int, stop: int) -> int:
         """Tool calls named ``name`` (any name when ``None``) made in ``[start, stop)``."""
@@ -541,9 +594,9 @@ class EvidenceIndex:
         """The entities an error result names, with those of the call just before it."""
         cached = self._anchors.get(position)
         if cached is None:
-            texts = [self.messages[position].text[:2000]]
+            texts = [self.text(position)[:2000]]
             if position > 0 and self.messages[position - 1].call_names:
-                texts.append(self.messages[position - 1].text[-2000:])
+                texts.append(self.text(position - 1)[-2000:])
             cached = self._anchors[position] = frozenset(
                 entity_key(a)
                 for text in texts
@@ -578,7 +631,7 @@ class EvidenceIndex:
     def facts(self, position: int) -> MessageFacts:
         found = self._facts.get(position)
         if found is None:
-            found = self._facts[position] = message_facts(self.messages[position].text)
+            found = self._facts[position] = message_facts(self.text(position))
         return found
 
     # ------------------------------------------------------------ atom lookups
@@ -657,8 +710,7 @@ class EvidenceIndex:
         return sum(len(self._postings.get(key.encode(), ())) for key in group)
 
     def _verify(self, atom: Atom, groups: tuple[tuple[str, ...], ...], position: int) -> bool:
-        message = self.messages[position]
-        text = message.text
+        text = self.text(position)
         if groups:
             for key in groups[0]:
                 for index in _occurrences(text, key):
@@ -705,9 +757,7 @@ class EvidenceIndex:
             key = (found, number, stem)
             verdict = self._counts.get(key)
             if verdict is None:
-                verdict = self._counts[key] = _count_in_message(
-                    self.messages[found].text, number, stem
-                )
+                verdict = self._counts[key] = _count_in_message(self.text(found), number, stem)
             if verdict:
                 return True
             position = found + 1
@@ -763,18 +813,28 @@ def _json_count(value: Any, number: int, stem: str, depth: int = 0) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
+def _token_pattern(key: str) -> re.Pattern[str]:
+    """``key`` with no ASCII digit or dot after it (a literal first, so the engine
+    jumps from one occurrence to the next in C)."""
+    return re.compile(rf"{re.escape(key)}(?![0-9.])")
+
+
 def _occurrences(text: str, key: str) -> Iterator[int]:
     """Where ``key`` occurs in ``text`` as a whole number token (digits and dots)."""
-    index = text.find(key)
     found = 0
-    size = len(key)
-    while index >= 0 and found < _MAX_OCCURRENCES:
-        before = text[index - 1] if index else ""
-        after = text[index + size] if index + size < len(text) else ""
-        if not (before.isdigit() or before == ".") and not (after.isdigit() or after == "."):
-            found += 1
-            yield index
-        index = text.find(key, index + size)
+    end_of = len(key)
+    for match in _token_pattern(key).finditer(text):
+        index = match.start()
+        end = index + end_of
+        if index and (text[index - 1] == "." or text[index - 1].isdigit()):
+            continue
+        if end < len(text) and text[end].isdigit():  # a digit of another script
+            continue
+        yield index
+        found += 1
+        if found >= _MAX_OCCURRENCES:
+            return
 
 
 def _substring_occurrences(text: str, target: str) -> Iterator[int]:
@@ -806,7 +866,7 @@ def _token_or_window(atom: Atom, text: str, start: int, end: int) -> bool:
 
 
 def refs_of(index: EvidenceIndex, positions: Sequence[int]) -> tuple[EvidenceRef, ...]:
-    return tuple(index.refs[p] for p in positions)
+    return tuple(index.ref(p) for p in positions)
 
 
 def positions_between(positions: Sequence[int], start: int, stop: int) -> Sequence[int]:

@@ -122,7 +122,16 @@ def check_expansion(
 class Context:
     """One container entered by the walk: history, or a span reached through a frame."""
 
-    __slots__ = ("at", "depth", "occurrence", "outermost", "parent", "placement", "span")
+    __slots__ = (
+        "_chain",
+        "at",
+        "depth",
+        "occurrence",
+        "outermost",
+        "parent",
+        "placement",
+        "span",
+    )
 
     def __init__(
         self,
@@ -141,16 +150,28 @@ class Context:
         self.occurrence = occurrence  # which placement of this span's messages (1 = first)
         outer = parent.outermost if parent is not None else None
         self.outermost: int | None = outer if outer is not None else span
+        self._chain: tuple[int, ...] | None = None
+        if parent is not None:
+            parent._chain = None  # see chain(): only the container being read keeps one
 
     def chain(self) -> tuple[int, ...]:
-        """Span indices entered to reach this container, outermost first (O(depth))."""
-        spans: list[int] = []
-        ctx: Context | None = self
-        while ctx is not None:
-            if ctx.span is not None:
-                spans.append(ctx.span)
-            ctx = ctx.parent
-        return tuple(reversed(spans))
+        """Span indices entered to reach this container, outermost first.
+
+        Kept once built, so the rows of a container share one tuple: O(depth) per
+        container entered, not per row.  Entering a nested container drops its
+        parent's tuple (rebuilt when the walk returns to it), so a chain a
+        thousand deep holds one tuple, not a thousand of growing length.
+        """
+        if self._chain is None:
+            spans: list[int] = []
+            ctx: Context | None = self
+            while ctx is not None:
+                if ctx.span is not None:
+                    spans.append(ctx.span)
+                ctx = ctx.parent
+            spans.reverse()
+            self._chain = tuple(spans)
+        return self._chain
 
     @property
     def frame_locator(self) -> str | None:

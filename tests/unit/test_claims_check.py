@@ -327,8 +327,9 @@ def test_one_index_serves_every_range_of_a_chain() -> None:
     ranges = []
     for case in cases:
         start = len(shared)
-        for ref, atoms in zip(index_case(case).refs, index_case(case).messages, strict=True):
-            shared.add(ref, atoms)
+        alone_index = index_case(case)
+        for position, atoms in enumerate(alone_index.messages):
+            shared.add(alone_index.ref(position), atoms)
         ranges.append((start, len(shared)))
     for case, (start, stop) in zip(cases, ranges, strict=True):
         alone = findings_of(case)
@@ -430,3 +431,53 @@ def test_limit_a_version_deployed_to_two_environments() -> None:
         ("f1:1", '{"env": "prod", "version": "v2.14.0", "status": "failed"}', None),
     )
     assert check_summary("v2.14.0 deployed to staging.", index) == []
+
+
+class _ListOriginals:
+    """Originals kept in a list, counting what the index reads back."""
+
+    def __init__(self, texts: list[str], refs: list[EvidenceRef]) -> None:
+        self.texts, self.refs = texts, refs
+        self.read: list[int] = []
+
+    def text(self, position: int) -> str:
+        self.read.append(position)
+        return self.texts[position]
+
+    def ref(self, position: int) -> EvidenceRef:
+        return self.refs[position]
+
+
+def test_an_index_reading_its_originals_finds_what_one_keeping_the_text_finds() -> None:
+    """A large checkpoint's index keeps atoms only and reads texts back: same findings,
+    every finding's evidence the same message, and no text held by the index itself."""
+    cases = build_corpus((0,))
+    reads = 0
+    for case in cases:
+        texts = [evidence_text(e.text, e.tool_calls) for e in case.evidence]
+        refs = [EvidenceRef(e.locator, e.digest) for e in case.evidence]
+        originals = _ListOriginals(texts, refs)
+        lean = EvidenceIndex(originals=originals)
+        for e, text in zip(case.evidence, texts, strict=True):
+            atoms = index_message(
+                text,
+                role=e.role,
+                tool_name=e.tool_name,
+                call_names=[c["name"] for c in e.tool_calls],
+                is_error=e.is_error,
+                keep_text=False,
+            )
+            assert atoms.text == ""
+            lean.add(None, atoms)
+        kept = check_summary(case.summary, index_case(case))
+        read = check_summary(case.summary, lean)
+        assert [(f.kind, f.normalised, f.evidence) for f in read] == [
+            (f.kind, f.normalised, f.evidence) for f in kept
+        ], case.id
+        reads += len(originals.read)
+    assert reads > len(cases)  # the lookups did read texts back
+
+
+def test_an_index_without_originals_refuses_a_message_without_its_reference() -> None:
+    with pytest.raises(ValueError, match="needs each message's ref"):
+        EvidenceIndex().add(None, index_message("RF-9120 approved"))
