@@ -229,6 +229,77 @@ def loads(data: bytes, source: str) -> Any:
     return doc
 
 
+class _Duplicated(dict[str, Any]):
+    """An object that held a key more than once: every value of each such key, in order."""
+
+    __slots__ = ("repeated",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        seen: dict[str, list[Any]] = {}
+        for key, value in pairs:
+            seen.setdefault(key, []).append(value)
+        self.repeated = {key: found for key, found in seen.items() if len(found) > 1}
+
+
+def _holds_kept(value: Any) -> bool:
+    """Whether a decoded value holds an object the first pass kept (see below)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict or type(item) is _Duplicated:
+            return True
+        if type(item) is list:
+            stack.extend(x for x in item if type(x) in (dict, list, _Duplicated))
+    return False
+
+
+def _none_unless_duplicated(pairs: list[tuple[str, Any]]) -> Any:
+    # An object is kept only when it has a duplicate or holds one that does (so the way
+    # to it survives); every other object becomes None, and the pass builds next to nothing.
+    if len({key for key, _ in pairs}) != len(pairs):
+        return _Duplicated(pairs)
+    if any(type(v) in (dict, list, _Duplicated) and _holds_kept(v) for _, v in pairs):
+        return dict(pairs)
+    return None
+
+
+def duplicate_keys(data: bytes, limit: int = 100) -> list[tuple[str, str, list[Any]]]:
+    """Each object of ``data`` (valid JSON) that holds a key more than once: its JSON path,
+    the key, and every value the key was given, in order (the last is the one read, as
+    by ``JSON.parse``, orjson and the standard library alike).  At most ``limit``.
+
+    One pass of the standard library's decoder keeps only the objects with a
+    duplicate (a checkpoint without any costs a decode that builds nothing),
+    then a walk finds where they are.
+    """
+    if b'":' not in data and b'" :' not in data:
+        return []
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * MAX_DEPTH))
+    try:
+        doc = json.loads(data, object_pairs_hook=_none_unless_duplicated)
+    except (ValueError, RecursionError):
+        return []  # not JSON the loaders accept: they have said so already
+    finally:
+        sys.setrecursionlimit(old)
+    found: list[tuple[str, str, list[Any]]] = []
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack and len(found) < limit:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value, _Duplicated):
+                for key, values in value.repeated.items():
+                    found.append((path or "(top level)", key, values))
+            children = [(v, f"{path}.{k}" if path else k) for k, v in value.items()]
+        elif isinstance(value, list):
+            children = [(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed([(v, p) for v, p in children if isinstance(v, dict | list)]))
+    return found[:limit]
+
+
 def _deeper_than(doc: Any, limit: int) -> bool:
     """Whether ``doc`` nests containers more than ``limit`` deep (iteratively)."""
     stack: list[tuple[Any, int]] = [(doc, 1)]

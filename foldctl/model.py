@@ -7,7 +7,7 @@ is carried through to machine output verbatim.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Message = dict[str, Any]
@@ -53,6 +53,20 @@ class Span:
     raw: dict[str, Any]
 
 
+class Origin:
+    """The bytes a checkpoint was loaded from (a ``bytes`` or a memory map), kept for the
+    checks that read the file as written (``duplicate-key``).  Not pickled: a
+    checkpoint sent to another process leaves them behind."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Any = None) -> None:
+        self.data = data
+
+    def __reduce__(self) -> tuple[type[Origin], tuple[None]]:
+        return Origin, (None,)
+
+
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
     """A conversation checkpoint, as found in one source."""
@@ -71,3 +85,5 @@ class Checkpoint:
     #: every retained message was read and checked when loaded (the exact path); False
     #: when they are decoded only as a command reads them (the fast path)
     messages_checked: bool = True
+    #: the bytes it was loaded from, when loaded from bytes (not from a decoded document)
+    origin: Origin = field(default_factory=Origin, repr=False, compare=False)

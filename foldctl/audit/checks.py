@@ -10,15 +10,16 @@ example and what to do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from foldctl.audit.codes import CODES, ROLES, SEVERITIES, Finding, finding, rank
 from foldctl.fingerprint import SCHEMES, could_be
 from foldctl.graph.label import FrameLabel, parse_label
-from foldctl.graph.locators import Container
+from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph, FrameRef
-from foldctl.jsoncodec import brief
+from foldctl.jsoncodec import brief, duplicate_keys
 from foldctl.load.exact import type_name
 from foldctl.model import Message, Span, looks_like_frame
 from foldctl.times import iso_utc
@@ -128,6 +129,36 @@ def _check_messages(a: _Audit) -> Iterator[Finding]:
             yield from _message_schema(a, container, i, message)
             if message["role"] != "user" and looks_like_frame(message):
                 yield _frame_role(a, container, i, message, scheme)
+
+
+_MESSAGE_PATH: Final = re.compile(
+    r"^(?:data\.(?:conversation\.)?)?(?:history\[(\d+)\]|folded\[(\d+)\]\.messages\[(\d+)\])"
+)
+
+
+def _check_duplicates(a: _Audit) -> Iterator[Finding]:
+    """Keys written twice in one object (never by the runtime's ``JSON.stringify``)."""
+    data = a.cp.origin.data
+    if data is None:
+        return  # loaded from a decoded document: the duplicates, if any, are gone
+    for path, key, values in duplicate_keys(bytes(data)):
+        where = _MESSAGE_PATH.match(path)
+        locator = None
+        if where is not None:
+            history, span, index = where.groups()
+            locator = (
+                message_locator(None, int(history))
+                if history is not None
+                else message_locator(int(span), int(index))
+            )
+        shown = ", ".join(_quote(v, 40) for v in values)
+        yield finding(
+            "duplicate-key",
+            f"{path} holds the key {_quote(key)} {len(values)} times ({shown}); the last is "
+            "read, as the runtime's JSON.parse reads it, and the others are hidden.",
+            locator=locator,
+            path=f"{path}.{key}" if path != "(top level)" else key,
+        )
 
 
 def _check_schema(a: _Audit) -> Iterator[Finding]:
@@ -614,6 +645,7 @@ def audit(graph: FoldGraph, *, messages: bool = True) -> list[Finding]:
     in_cycles = {(ref.container, ref.index) for ref in cycles}
     found: list[Finding] = [
         *(_check_messages(a) if messages else ()),
+        *(_check_duplicates(a) if messages else ()),
         *_check_schema(a),
         *_check_retention_shape(a),
         *_check_counts(a),

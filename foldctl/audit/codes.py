@@ -52,6 +52,12 @@ CODES: Final[dict[str, Code]] = {
             "content opens with the frame label but the role is not user, so it never joins",
         ),
         Code(
+            "duplicate-key",
+            "warning",
+            "an object holds the same key twice; the last value is read (as JSON.parse does) "
+            "and the earlier one is in the file but nowhere in foldctl's output",
+        ),
+        Code(
             "frame-mismatch",
             "warning",
             "the frame's stated count, iteration, model or retention disagrees with its span",

@@ -9,13 +9,14 @@ loads it or names the problem precisely.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from foldctl import jsoncodec
 from foldctl.errors import InputError
 from foldctl.load.exact import ENVELOPE_FORMATS, load_document
 from foldctl.load.fast import try_load
-from foldctl.model import Checkpoint
+from foldctl.model import Checkpoint, Origin
 from foldctl.sources.files import SQLITE_MAGIC, Buffer, RawSource, SourceSpec, read_bytes
 
 if TYPE_CHECKING:
@@ -49,10 +50,10 @@ def load_source(spec: SourceSpec) -> Checkpoint:
 
 def load_bytes(data: Buffer, source: str) -> Checkpoint:
     """Load a checkpoint from its (decompressed) bytes, on the fast path when it can."""
-    fast = try_load(data, source)
-    if fast is not None:
-        return fast
-    return load_document(jsoncodec.loads(bytes(data), source), source)
+    checkpoint = try_load(data, source)
+    if checkpoint is None:
+        checkpoint = load_document(jsoncodec.loads(bytes(data), source), source)
+    return replace(checkpoint, origin=Origin(data))
 
 
 def load_object(document: Any, source: str = "<object>") -> Checkpoint:

@@ -173,7 +173,7 @@ def choose_access(path: str) -> Access:
 
     beside = {s for s in _SIDE_FILES if os.path.exists(path + s)}
     wal_capable = sqlite3.sqlite_version_info >= (3, 22, 0) and sys.platform != "win32"
-    if beside == {"-wal", "-shm"} and wal_capable:
+    if beside == {"-wal", "-shm"} and wal_capable and wal_readable_in_place(path):
         return "wal-in-place"
     if beside:
         return "private-copy"
@@ -181,6 +181,59 @@ def choose_access(path: str) -> Access:
     if len(header) >= 20 and header[18] == 2 and header[19] == 2:
         return "immutable"
     return "read-only"
+
+
+_WAL_MAGIC: Final = (0x377F0682, 0x377F0683)
+_WAL_VERSION: Final = 3007000
+
+
+def _wal_checksum(data: bytes, byteorder: Literal["little", "big"]) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes) read as ``byteorder`` words."""
+    s0 = s1 = 0
+    for i in range(0, len(data), 8):
+        s0 = (s0 + int.from_bytes(data[i : i + 4], byteorder) + s1) & 0xFFFFFFFF
+        s1 = (s1 + int.from_bytes(data[i + 4 : i + 8], byteorder) + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def _words(data: bytes, byteorder: Literal["little", "big"]) -> tuple[int, int]:
+    return int.from_bytes(data[0:4], byteorder), int.from_bytes(data[4:8], byteorder)
+
+
+def wal_readable_in_place(path: str) -> bool:
+    """Whether SQLite can read ``path``'s WAL through a read-only ``-shm`` without recovery.
+
+    A reader whose shared memory is read-only cannot rebuild the WAL index; when
+    the ``-shm`` header is not intact, or disagrees with the ``-wal`` header (a
+    garbled or truncated WAL, a stale ``-shm``), SQLite retries for about ten
+    seconds before it answers.  Such a store is read from a private copy, where
+    SQLite recovers at once, exactly as any other reader of the files would.
+    """
+    try:
+        with open(path + "-wal", "rb") as f:
+            wal = f.read(32)
+        with open(path + "-shm", "rb") as f:
+            shm = f.read(96)
+    except OSError:
+        return False
+    if len(shm) < 96 or shm[:48] != shm[48:96]:
+        return False  # the two copies of the index header differ: mid-write, or garbled
+    order = sys.byteorder  # the -shm is in the writer's native order
+    header = shm[:48]
+    if int.from_bytes(header[0:4], order) != _WAL_VERSION or header[12] != 1:
+        return False
+    if _wal_checksum(header[:40], order) != _words(header[40:48], order):
+        return False
+    frames = int.from_bytes(header[16:20], order)
+    if len(wal) < 32:
+        return frames == 0 and not wal  # an empty WAL with an index that says so
+    magic = int.from_bytes(wal[0:4], "big")
+    if magic not in _WAL_MAGIC or int.from_bytes(wal[4:8], "big") != _WAL_VERSION:
+        return False
+    # Summed in the byte order the magic names, stored big-endian like every WAL header field.
+    if _wal_checksum(wal[:24], "big" if magic & 1 else "little") != _words(wal[24:32], "big"):
+        return False
+    return frames == 0 or header[32:40] == wal[16:24]  # the index's salts are the WAL's
 
 
 class _Changed(Exception):

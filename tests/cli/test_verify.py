@@ -20,6 +20,7 @@ from foldctl.audit.codes import CODES, SEVERITIES, Finding
 from foldctl.fingerprint import fnv1a32
 from foldctl.graph.label import parse_label
 from foldctl.graph.resolve import detect_scheme, resolve
+from foldctl.load.checkpoint import load_bytes
 from foldctl.load.exact import load_document
 from foldctl.sources.scan import scan_sources
 from tests.support import REPO, jsonl, run_cli, run_proc
@@ -277,7 +278,56 @@ def test_every_code_has_a_crafted_case() -> None:
     covered = {code for _, expected in CASES.values() for code, *_ in expected}
     covered |= set(CLAIM_CASES)
     covered.add("fold-order")  # the holder-before-frame form is tested on its own below
+    covered.add("duplicate-key")  # a dict cannot hold one: crafted as bytes below
     assert covered == set(CODES)
+
+
+def _with_duplicate(doc: dict[str, Any], old: bytes, new: bytes) -> bytes:
+    data = orjson.dumps(doc)
+    assert data.count(old) >= 1
+    return data.replace(old, new, 1)
+
+
+def test_a_duplicated_key_is_a_finding_quoting_every_value(tmp_path: Path) -> None:
+    """The last value is the one read (as JSON.parse reads it); verify names the others."""
+    data = _with_duplicate(
+        clean(),
+        b'{"role":"user","content":"Reconcile the ledger."}',
+        b'{"role":"system","content":"Reconcile the ledger.","role":"user"}',
+    )
+    source = write(tmp_path, data)
+    result = run_cli("verify", source, "--format", "json")
+    assert result.exit_code == 1
+    (found,) = json.loads(result.stdout)["sources"][0]["findings"]
+    assert [found[k] for k in ("code", "severity", "locator")] == ["duplicate-key", "warning", "h0"]
+    assert found["path"] == "history[0].role"
+    assert '"system", "user"' in found["message"]
+    shown = jsonl(run_cli("expand", source, "--format", "jsonl").stdout)
+    assert shown[0]["role"] == "user"  # what the runtime reads
+    assert run_cli("verify", source, "--ignore", "duplicate-key").exit_code == 0
+
+
+def test_a_duplicated_role_decides_a_frame_the_same_way_in_both_readers(tmp_path: Path) -> None:
+    """A later "role" makes span 1's frame an assistant message: no longer a frame, in the
+    fast path as in the exact path (a lone surrogate sends the same bytes down the latter),
+    so every command sees span 1 as an orphan and the frame as ordinary content."""
+    doc = clean()
+    frame_1 = orjson.dumps(doc["history"][1])
+    hidden = frame_1[:-1] + b',"role":"assistant"}'
+    fast = _with_duplicate(doc, frame_1, hidden)
+    exact = fast.replace(b"Reconcile the ledger.", b"Reconcile the ledger.\\ud800", 1)
+    assert not load_bytes(fast, "fast").messages_checked  # read by the fast path
+    assert load_bytes(exact, "exact").messages_checked  # and by the exact path
+    answers = []
+    for name, data in (("fast.json", fast), ("exact.json", exact)):
+        result = run_cli("verify", write(tmp_path, data, name), "--format", "json")
+        findings = json.loads(result.stdout)["sources"][0]["findings"]
+        answers.append(sorted((f["code"], f["locator"], f["span"]) for f in findings))
+        spans = jsonl(run_cli("spans", write(tmp_path, data, name), "--format", "jsonl").stdout)
+        assert [s["placement"] for s in spans if s["span"] == 1] == ["orphan"], name
+    assert answers[0] == answers[1]
+    assert ("duplicate-key", "h1", None) in answers[0]
+    assert ("frame-role", "h1", None) in answers[0]
 
 
 def test_findings_name_the_json_path_and_the_places() -> None:
