@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "sessions",
     "fingerprint",
     "report",
+    "export",
     "schema",
 )
 _built: list[Command] = []

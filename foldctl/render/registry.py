@@ -42,7 +42,7 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
     "spans": _TABLE,
     "stages": _TABLE,
     "sessions": _TABLE,
-    "locate": {**_TABLE, F.text: "foldctl.render.text:locators"},
+    "locate": {**_TABLE, F.text: "foldctl.render.locate_text:locators"},
     "grep": {
         F.text: "foldctl.render.grep_text:grep",
         F.json: "foldctl.render.sink:document",
@@ -67,6 +67,10 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
         F.json: "foldctl.render.sink:document",
     },
     "report": {F.html: "foldctl.render.html:report"},
+    "export": {
+        F.text: "foldctl.render.export_text:export",
+        F.json: "foldctl.render.sink:document",
+    },
 }
 
 Renderer = Callable[[Any, Output], None]

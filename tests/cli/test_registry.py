@@ -39,6 +39,7 @@ def invocation(command: str, tmp_path: Path) -> list[str]:
         "verify": ["verify", str(SAMPLES / "forged_frame.json")],
         "fingerprint": ["fingerprint", "hello"],
         "report": ["report", NESTED, "-o", str(tmp_path / "r.html")],
+        "export": ["export", NESTED, "--to", str(tmp_path / "out")],
     }[command]
 
 
