@@ -28,7 +28,7 @@ import secrets
 import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -214,9 +214,15 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def new_export_id(now: datetime) -> str:
-    """Sortable by time, unique: ``20260316T091346Z-3f2a91``."""
-    return f"{now:%Y%m%dT%H%M%S}Z-{secrets.token_hex(3)}"
+def new_export_id(now: datetime, manifest: dict[str, Any]) -> str:
+    """Sortable by time and later than every export before it, unique:
+    ``20260316T091346.123456Z-3f2a91`` (a clock that went back still sorts after)."""
+    last = max((e["exportId"] for e in manifest["exports"]), default="")
+    stamp = f"{now:%Y%m%dT%H%M%S.%f}Z"
+    if stamp <= last[: len(stamp)]:
+        before = datetime.strptime(last[: len(stamp)], "%Y%m%dT%H%M%S.%fZ")
+        stamp = f"{before + timedelta(microseconds=1):%Y%m%dT%H%M%S.%f}Z"
+    return f"{stamp}-{secrets.token_hex(3)}"
 
 
 def read_manifest(to: Path) -> dict[str, Any]:
@@ -293,8 +299,10 @@ class _Lock:
 
         self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            # A POSIX record lock: held by this process only (worker processes forked
+            # later do not inherit it), released by the kernel when the process ends.
+            fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
             os.close(self.fd)
             raise UsageError(
                 f"{self.path.parent}: another export is writing to this folder; wait for it"
@@ -364,7 +372,7 @@ def _export(
     on_done: Callable[[int, int], None] | None,
 ) -> ExportReport:
     now = _now()
-    export_id = new_export_id(now)
+    export_id = new_export_id(now, manifest)
     staging = folder / STAGING / export_id
     failed = [
         SourceExport(e.source if isinstance(e, InputError) else "", "unreadable", error=e)
