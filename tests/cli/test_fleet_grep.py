@@ -101,9 +101,9 @@ def test_the_case_folding_table_is_pythons() -> None:
         if not any(ord(x) < 0x80 for t in (c.lower(), c.upper(), c.casefold()) for x in t):
             continue
         for a in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
-            if re.fullmatch(a, c, re.I) or re.fullmatch(re.escape(c), a, re.I):
-                if c not in found.get(a.lower(), ""):
-                    found[a.lower()] = found.get(a.lower(), "") + c
+            same = re.fullmatch(a, c, re.I) or re.fullmatch(re.escape(c), a, re.I)
+            if same and c not in found.get(a.lower(), ""):
+                found[a.lower()] = found.get(a.lower(), "") + c
     assert found == FOLDS_ONTO_ASCII
 
 
