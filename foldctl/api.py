@@ -23,7 +23,7 @@ from foldctl.graph.walk import Row, walk, walk_floating
 from foldctl.load.checkpoint import load_object
 from foldctl.model import Checkpoint, Message, Span
 from foldctl.query.diff import DiffResult, compare
-from foldctl.query.grep import Hit, compile_query, grep_sources
+from foldctl.query.grep import Hit, compile_query, hits_in
 from foldctl.query.grep import SourceFailed as _SourceFailed
 from foldctl.query.locate import locate
 from foldctl.query.records import overview
@@ -138,18 +138,22 @@ def grep(
     roles: Sequence[str] = (),
     scheme: str | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
+    prefilter: bool | None = None,
 ) -> Iterator[Hit]:
     """Every message of every source that matches ``pattern`` (a regular expression, or a
     plain string with ``fixed``), live or folded at any depth.  Directories are searched
     for checkpoints and stores.  A source that cannot be read raises, unless
-    ``on_error`` takes it (and the search goes on)."""
+    ``on_error`` takes it (and the search goes on).  A source whose bytes cannot hold a
+    match is not decoded (``prefilter=False`` decodes every one; ``None`` leaves it to
+    ``FOLDCTL_GREP_PREFILTER``)."""
     single = (str, bytes, bytearray, memoryview, dict, os.PathLike, RawSource)
     items: Sequence[Openable] = [sources] if isinstance(sources, single) else sources
     specs = [_spec(s) for s in items]
     if any(isinstance(s, dict) for s in specs):
         raise UsageError("grep takes paths or bytes, not decoded documents")
     query = compile_query(pattern, fixed=fixed, ignore_case=ignore_case, fields=fields, roles=roles)
-    for event in grep_sources([s for s in specs if not isinstance(s, dict)], query, scheme):
+    plain = [s for s in specs if not isinstance(s, dict)]
+    for event in hits_in(plain, query, scheme, prefilter=prefilter):
         if isinstance(event, Hit):
             yield event
         elif isinstance(event, _SourceFailed):

@@ -44,3 +44,8 @@ class NotACheckpoint(InputError):
 
 class UsageError(FoldctlError):
     """A command-line argument foldctl cannot act on (a bad locator, say)."""
+
+
+class MissingDependency(FoldctlError):
+    """An optional package a feature needs is not installed; the message says how to
+    install it (``pip install 'foldctl[fleet]'``)."""

@@ -12,7 +12,16 @@ generator and cached in ``.bench-cache/``.  Results: a table on stdout and
 a slow machine.
 
 Options: ``--sizes 10,100,500`` (MB), ``--runs N``, ``--quick`` (10 MB only,
-fewer runs, for trying the script itself).
+fewer runs, for trying the script itself), ``--only files|fleet``.
+
+The fleet part (docs/performance.md, "A fleet") generates a directory of
+``--fleet-files`` checkpoints (2,000 by default, about 1 GB: mostly small ones,
+some of several MB, nested chains of many depths; cached in ``.bench-cache/``),
+plants a rare literal in a few of them, and times, contenders interleaved
+(A B A B ...) and medians reported: ``foldctl grep`` against ``rg`` and ``jq``,
+``foldctl export`` against DuckDB's own ``read_json`` of the same files into
+Parquet, and ``verify`` in files per second, each foldctl command with 1 and 2
+workers.  ``make bench`` installs ripgrep when it is missing and it can.
 """
 
 from __future__ import annotations
@@ -30,10 +39,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-CACHE = REPO / ".bench-cache"
-PY = sys.executable
-FOLDCTL = [PY, "-m", "foldctl"]
+from tools.benchkit import CACHE, FOLDCTL, PY, REPO
+
 GENERATOR_SEED = 1
 
 
@@ -297,7 +304,19 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,100,500")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only", choices=("files", "fleet"), default=None)
+    parser.add_argument("--fleet-files", type=int, default=2000)
+    parser.add_argument("--fleet-runs", type=int, default=3)
     args = parser.parse_args()
+    print("$ python -m tools.bench " + " ".join(sys.argv[1:]))
+    from tools.bench_fleet import bench_fleet
+
+    if args.only == "fleet":
+        subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
+        fleet = {"fleet": bench_fleet(args.fleet_files, args.fleet_runs)}
+        CACHE.mkdir(exist_ok=True)
+        (CACHE / "fleet-results.json").write_text(json.dumps(fleet, indent=2))
+        return 0
     sizes = [10] if args.quick else [int(s) for s in args.sizes.split(",")]
     runs = 1 if args.quick else args.runs
     started = time.perf_counter()
@@ -356,6 +375,8 @@ def main() -> int:
         per_span = row["microsecondsPerSpan"]
         print(f"  {row['spans']:>7} spans {row['seconds']:>8.2f} s {per_span:>8.1f} us/span")
     report["resolver"] = resolver
+    if args.only != "files":
+        report["fleet"] = bench_fleet(args.fleet_files, args.fleet_runs)
     report["totalSeconds"] = time.perf_counter() - started
     out = CACHE / "results.json"
     CACHE.mkdir(exist_ok=True)

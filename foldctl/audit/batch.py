@@ -5,19 +5,16 @@ there are several), a source that cannot be read reported as such, and the verdi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Collection, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
-from foldctl.claims.record import audit_findings
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
+from foldctl.parallel import map_ordered
 from foldctl.sources.files import SourceSpec, source_name
 
 
@@ -50,22 +47,47 @@ def audit_source(
         # Retained messages may be decoded only when read, so the audit can fail too.
         findings = tuple(audit(graph))
         if claims:
+            from foldctl.claims.record import audit_findings  # the claim rules load only here
+
             findings += tuple(audit_findings(graph))
     except FoldctlError as e:
         return SourceAudit(name, error=e, not_checkpoint=lenient and isinstance(e, NotACheckpoint))
     return SourceAudit(name, findings, graph.scheme)
 
 
-def default_jobs() -> int:
-    """One worker per CPU this process may run on."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    if affinity is not None:
-        return max(1, len(affinity(0)))
-    return os.cpu_count() or 1
-
-
 def _failed_name(error: FoldctlError) -> str:
     return error.source if isinstance(error, InputError) else str(error)
+
+
+#: One unit of work for a worker: the source (or why it could not be expanded), the
+#: scheme, whether it was found by a directory scan, and whether claims are checked.
+AuditItem = tuple[SourceSpec | FoldctlError, str | None, bool, bool]
+
+
+def _audit_item(item: AuditItem) -> SourceAudit:
+    source, scheme, lenient, claims = item
+    if isinstance(source, FoldctlError):
+        return SourceAudit(_failed_name(source), error=source)
+    return audit_source(source, scheme, lenient, claims)
+
+
+def _is_local(item: AuditItem) -> bool:
+    return not isinstance(item[0], str)  # bytes in hand, or an error: nothing to ship
+
+
+def crashed(name: str) -> InputError:
+    """The error of a source whose worker process died under it."""
+    return InputError(
+        name,
+        "",
+        "the worker process reading it ended abruptly (out of memory?); "
+        "read it alone, in one process (--jobs 1)",
+    )
+
+
+def _crashed(item: AuditItem) -> SourceAudit:
+    name = source_name(item[0]) if not isinstance(item[0], FoldctlError) else "?"
+    return SourceAudit(name, error=crashed(name))
 
 
 def audit_sources(
@@ -73,63 +95,30 @@ def audit_sources(
     scheme: str | None = None,
     *,
     jobs: int | None = None,
-    on_done: Callable[[SourceAudit], None] | None = None,
+    on_done: Callable[[int], None] | None = None,
     lenient: Collection[str] = frozenset(),
     claims: bool = False,
 ) -> list[SourceAudit]:
-    """Audit every source, in parallel worker processes when there are several.
+    """Audit every source, in parallel worker processes when there are several
+    (:func:`foldctl.parallel.map_ordered`).
 
-    One source (or ``jobs=1``) is audited in this process, and so are bytes in
-    hand (standard input).  An error in place of a source (an argument that
-    could not be expanded, see :mod:`foldctl.sources.scan`) is reported as
-    unreadable.  A source in ``lenient`` (found by walking a directory) that is not
-    a checkpoint at all is passed over.  Results come back in the order of
-    ``sources``; ``on_done`` is called as each one finishes.
+    ``jobs=1`` audits in this process, and bytes in hand (standard input) always
+    are.  An error in place of a source (an argument that could not be expanded,
+    see :mod:`foldctl.sources.scan`) is reported as unreadable.  A source in
+    ``lenient`` (found by walking a directory) that is not a checkpoint at all is
+    passed over.  With ``claims`` every summary is checked against its originals too.
+    Results come back in the order of ``sources``; ``on_done(i)`` is called with the
+    index of each source as it finishes.
     """
     if scheme is not None:
         require_scheme(scheme)
-    results: list[SourceAudit | None] = [None] * len(sources)
-
-    def finish(i: int, result: SourceAudit) -> None:
-        results[i] = result
-        if on_done is not None:
-            on_done(result)
-
-    paths = {i: s for i, s in enumerate(sources) if not isinstance(s, FoldctlError)}
-    for i, source in enumerate(sources):
-        if isinstance(source, FoldctlError):
-            finish(i, SourceAudit(_failed_name(source), error=source))
-    workers = min(jobs or default_jobs(), len(paths))
-    remote = [i for i, s in paths.items() if isinstance(s, str)] if workers > 1 else []
-
-    def is_lenient(spec: SourceSpec) -> bool:
-        return isinstance(spec, str) and spec in lenient
-
-    for i in sorted(set(paths).difference(remote)):
-        finish(i, audit_source(paths[i], scheme, is_lenient(paths[i]), claims))
-    if remote:
-        with ProcessPoolExecutor(max_workers=min(workers, len(remote))) as pool:
-            futures = {
-                pool.submit(audit_source, paths[i], scheme, is_lenient(paths[i]), claims): i
-                for i in remote
-            }
-            for future in as_completed(futures):
-                i = futures[future]
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    name = source_name(paths[i])
-                    result = SourceAudit(
-                        name,
-                        error=InputError(
-                            name,
-                            "",
-                            "the worker process checking it ended abruptly (out of memory?); "
-                            "check it alone, in one process",
-                        ),
-                    )
-                finish(i, result)
-    return [r for r in results if r is not None]
+    items: list[AuditItem] = [
+        (s, scheme, isinstance(s, str) and s in lenient, claims) for s in sources
+    ]
+    done = None if on_done is None else (lambda i, _result: on_done(i))
+    return list(
+        map_ordered(_audit_item, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,17 @@ SchemeOpt = Annotated[
     ),
 ]
 
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        metavar="N",
+        help="Worker processes for many sources (default: one per CPU).",
+    ),
+]
+
 
 def _check_format(ctx: typer.Context, value: str) -> str:
     command = ctx.info_name or ""

@@ -38,6 +38,7 @@ COMMAND_MODULES = (
     "report",
     "claims",
     "redactions",
+    "export",
     "schema",
 )
 _built: list[Command] = []

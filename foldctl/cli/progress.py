@@ -1,19 +1,26 @@
-"""A progress bar on standard error for long multi-source runs.
+"""A progress line on standard error for long multi-source runs.
 
 Shown only when standard error is a terminal and there are more than
-:data:`THRESHOLD` items; rich is imported only then, so piped and machine
-runs never load it.  The bar is transient: it disappears when done.
+:data:`THRESHOLD` sources; rich is imported only then, so piped and machine
+runs never load it.  The line says how many sources are done, how many bytes
+of how many, the rate and the time left; it disappears when done.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Final, TextIO
+from typing import Final, TextIO
 
-#: More items than this (on a terminal) get a progress bar.
+#: More sources than this (on a terminal) get a progress line.
 THRESHOLD: Final = 8
+#: The line is redrawn at most this often (seconds), however fast sources finish.
+REFRESH: Final = 0.1
+
+#: Called as sources finish: their size in bytes, and how many (one by default).
+Advance = Callable[..., None]
 
 
 def wanted(total: int, stream: TextIO | None = None) -> bool:
@@ -24,25 +31,44 @@ def wanted(total: int, stream: TextIO | None = None) -> bool:
 
 @contextmanager
 def progress_bar(
-    total: int, description: str, stream: TextIO | None = None
-) -> Iterator[Callable[[Any], None]]:
-    """Yield a callback to call once per finished item (its argument is ignored)."""
+    total: int, description: str, total_bytes: int = 0, stream: TextIO | None = None
+) -> Iterator[Advance]:
+    """Yield ``advance(nbytes, count=1)``, to call as sources finish, with their size."""
     stream = stream or sys.stderr
     if not wanted(total, stream):
-        yield lambda _item: None
+        yield lambda _nbytes, _count=1: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
 
     console = Console(file=stream, markup=False, emoji=False, highlight=False)
-    columns = (TextColumn(description, markup=False), BarColumn(), MofNCompleteColumn())
+    columns = (
+        TextColumn(description, markup=False),
+        BarColumn(),
+        TextColumn("{task.fields[done]}/{task.fields[count]} sources", markup=False),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+    )
     # No refresh thread (auto_refresh=False): worker processes may be forked meanwhile.
     with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(description, total=max(total_bytes, 1), done=0, count=total)
+        state = {"done": 0, "drawn": 0.0}
 
-        def advance(_item: Any) -> None:
-            bar.advance(task)
-            bar.refresh()
+        def advance(nbytes: int, count: int = 1) -> None:
+            state["done"] += count
+            bar.update(task, advance=nbytes, done=int(state["done"]))
+            now = time.monotonic()
+            if now - state["drawn"] >= REFRESH or state["done"] >= total:
+                state["drawn"] = now
+                bar.refresh()
 
         bar.refresh()
         yield advance
@@ -53,7 +79,6 @@ def slow_notice(message: str, stream: TextIO | None = None, after: float = 1.0) 
     """On a terminal, say ``message`` on ``stream`` (stderr) if the work takes longer than
     ``after`` seconds, and how long it took when it is done; nothing when piped."""
     import threading
-    import time
 
     stream = stream or sys.stderr
     isatty = getattr(stream, "isatty", None)

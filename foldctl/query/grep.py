@@ -20,17 +20,19 @@ from foldctl import jsoncodec
 from foldctl.digest import digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
-from foldctl.graph.open import open_graph
+from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Replays, Row, every_row
+from foldctl.graph.walk import FrameInfo, Replays, Row, every_row
+from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
+from foldctl.parallel import default_jobs, map_ordered
 from foldctl.query.filters import NO_FILTER, FoldFilter
-from foldctl.query.locate import where
-from foldctl.query.records import message_object
+from foldctl.query.locate import Where, where
+from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
 from foldctl.redact.apply import redact_graph
 from foldctl.redact.redactor import Redactor
-from foldctl.sources.files import SourceSpec, source_name
-from foldctl.sources.scan import scan_sources
+from foldctl.sources.files import SQLITE_MAGIC, SourceSpec, read_bytes, source_name
+from foldctl.sources.scan import Expansion, scan_sources
 from foldctl.times import iso_utc
 
 Scope = Literal["all", "folded", "live"]
@@ -266,6 +268,68 @@ def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
 
 
 @dataclass(frozen=True, slots=True)
+class HitRecord:
+    """A hit made plain: everything its JSON object, CSV rows and text lines need, without
+    the fold graph, so a worker process can hand it back (it pickles small)."""
+
+    source: str
+    locator: str
+    span: int | None
+    chain: tuple[int, ...]
+    depth: int
+    occurrence: int
+    placement: str  # placed, detached or orphan (of the innermost span; placed when live)
+    where: Where
+    message: Message
+    digest: str
+    frame: FrameInfo | None  # a summary frame that is shown
+    frame_model: str | None  # the model of the span the frame joins
+    folded_by: dict[str, Any] | None  # the innermost span's facts (``foldedBy``)
+    outermost: int | None  # the outermost span entered to reach it
+    float_reason: str  # why the outermost span floats (detached, orphan), else ""
+    matches: tuple[Match, ...]
+    texts: dict[str, str]
+    match_count: int = 0
+    context: bool = False
+    first_of_group: bool = False
+
+
+def record_of(hit: Hit) -> HitRecord:
+    """The plain record of a hit."""
+    row, graph = hit.row, hit.graph
+    ctx = row.context
+    frame = row.frame
+    joined = frame.span if frame is not None else None
+    place = where(row)
+    outermost = ctx.outermost
+    reason = ""
+    if place != "folded" and outermost is not None:
+        reason = graph.places[outermost].reason
+    return HitRecord(
+        source=hit.source,
+        locator=row.locator,
+        span=row.span,
+        chain=row.chain,
+        depth=row.depth,
+        occurrence=row.occurrence,
+        placement=ctx.placement,
+        where=place,
+        message=row.message,
+        digest=digest(row.message),
+        frame=frame,
+        frame_model=None if joined is None else graph.spans[joined].model,
+        folded_by=None if row.span is None else fold_facts(graph, row.span),
+        outermost=outermost,
+        float_reason=reason,
+        matches=hit.matches,
+        texts=hit.texts,
+        match_count=hit.match_count,
+        context=hit.context,
+        first_of_group=hit.first_of_group,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class SourceFailed:
     """A source that could not be read; the others are still searched."""
 
@@ -275,53 +339,180 @@ class SourceFailed:
 
 @dataclass(frozen=True, slots=True)
 class SourceDone:
-    """The end of one source's hits, with how many messages matched."""
+    """The end of one source's hits, with how many messages matched; ``decoded`` is false
+    when the prefilter showed from its bytes that it cannot match (it was not read)."""
 
     source: str
     count: int
+    decoded: bool = True
 
 
-GrepEvent = Hit | SourceFailed | SourceDone
+GrepEvent = HitRecord | SourceFailed | SourceDone
+
+
+def open_searched(
+    spec: SourceSpec, scheme: str | None, prefilter: Prefilter | None
+) -> FoldGraph | None:
+    """Load and join one source, or None when ``prefilter`` shows from its bytes (after
+    gzip; a store session's envelope) that it cannot match.  Reads as
+    :func:`foldctl.load.checkpoint.load_source` does, so errors are the same."""
+    if prefilter is None:
+        return open_graph(spec, scheme)[0]
+    if isinstance(spec, str) and "#" in spec:
+        from foldctl.sources.store import read_session, split_source
+
+        target = split_source(spec)
+        if target is not None:
+            if target.session_id is None:
+                return open_graph(spec, scheme)[0]  # says how to name a session
+            info, envelope = read_session(target)
+            if not prefilter.may_match(envelope):
+                return None
+            return join(checkpoint_of(info, envelope), scheme)[0]
+    raw = read_bytes(spec)
+    if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
+        return open_graph(spec, scheme)[0]  # a store where a checkpoint was expected: says so
+    if not prefilter.may_match(raw.data):
+        return None
+    return join(load_bytes(raw.data, raw.name), scheme)[0]
+
+
+def _source_events(
+    spec: SourceSpec | FoldctlError,
+    query: Query,
+    scheme: str | None,
+    lenient: bool,
+    prefilter: Prefilter | None,
+    count_only: bool = False,
+    redactor: Redactor | None = None,
+) -> Iterator[Hit | SourceFailed | SourceDone]:
+    if isinstance(spec, FoldctlError):
+        yield SourceFailed(spec.source if isinstance(spec, InputError) else "", spec)
+        return
+    name = source_name(spec)
+    try:
+        graph = open_searched(spec, scheme, prefilter)
+        if graph is None:
+            yield SourceDone(name, 0, decoded=False)
+            return
+        if redactor is not None:
+            graph = redact_graph(graph, redactor)
+        count = 0
+        for hit in search(graph, query):
+            count += not hit.context
+            if not count_only:
+                yield hit
+        yield SourceDone(graph.checkpoint.source, count)
+    except NotACheckpoint as e:
+        if not lenient:
+            yield SourceFailed(name, e)
+        # JSON found in a directory that is not a checkpoint: passed over
+    except FoldctlError as e:
+        yield SourceFailed(name, e)
+
+
+#: What a worker is handed: a source, the query, the scheme, whether the source was found in
+#: a directory, whether to prefilter, whether only the count is wanted, and the redactor.
+GrepItem = tuple[SourceSpec | FoldctlError, Query, str | None, bool, bool, bool, Redactor | None]
+
+
+def grep_one(item: GrepItem) -> list[GrepEvent]:
+    """Search one source (in a worker process): its events, hits made plain."""
+    spec, query, scheme, lenient, use_prefilter, count_only, redactor = item
+    prefilter = prefilter_for(query.pattern, invert=query.invert) if use_prefilter else None
+    return [
+        record_of(e) if isinstance(e, Hit) else e
+        for e in _source_events(spec, query, scheme, lenient, prefilter, count_only, redactor)
+    ]
+
+
+def _crashed(item: GrepItem) -> list[GrepEvent]:
+    from foldctl.audit.batch import crashed
+
+    name = source_name(item[0]) if not isinstance(item[0], FoldctlError) else "?"
+    return [SourceFailed(name, crashed(name))]
+
+
+def _is_local(item: GrepItem) -> bool:
+    return not isinstance(item[0], str)
+
+
+def resolve_prefilter(prefilter: bool | None) -> bool:
+    """``None`` means: as the environment says (:data:`prefilter.ENVIRONMENT`, on by default)."""
+    return enabled_by_environment() if prefilter is None else prefilter
 
 
 def grep_sources(
     specs: Sequence[SourceSpec],
     query: Query,
     scheme: str | None = None,
+    *,
+    jobs: int | None = 1,
+    prefilter: bool | None = None,
+    count_only: bool = False,
+    on_done: Callable[[int], None] | None = None,
+    found: Expansion | None = None,
     redactor: Redactor | None = None,
 ) -> Iterator[GrepEvent]:
-    """Search every source in turn: its hits, then :class:`SourceDone`; or :class:`SourceFailed`.
+    """Search every source: its hits (plain records), then :class:`SourceDone`; or
+    :class:`SourceFailed`.  In the order of the sources, whatever order workers finish in.
 
     SOURCE arguments expand as :func:`foldctl.sources.scan.scan_sources` expands them (the
     rules ``verify`` follows): a directory is searched recursively for ``*.json``,
     ``*.json.gz`` and session stores, skipping ``*.expected.json``; a store named
-    without ``#SESSION_ID`` becomes each of its sessions.  With ``redactor``, what is
-    searched and shown is the redacted text.
+    without ``#SESSION_ID`` becomes each of its sessions; a quoted pattern is expanded.
+    ``jobs`` worker processes search at once (``None``: one per CPU); with one, hits
+    stream as they are found.  ``prefilter`` (default: on, unless the environment turns it
+    off) skips, undecoded, a source whose bytes cannot hold a match
+    (:mod:`foldctl.query.prefilter`).  ``on_done(i)`` is told of each source finished.
+    With ``redactor``, what is searched and shown is the redacted text; the prefilter is
+    then off (a match may be in what the redaction wrote, which the bytes do not hold).
     """
     if scheme is not None:
         require_scheme(scheme)
+    found = found if found is not None else scan_sources(specs)
+    use = resolve_prefilter(prefilter) and redactor is None
+    entries = found.entries
+    lenient = found.from_directories
+    if (jobs or default_jobs()) <= 1 or len(entries) <= 1:
+        filtered = prefilter_for(query.pattern, invert=query.invert) if use else None
+        for i, spec in enumerate(entries):
+            is_lenient = isinstance(spec, str) and spec in lenient
+            events = _source_events(spec, query, scheme, is_lenient, filtered, count_only, redactor)
+            for event in events:
+                yield record_of(event) if isinstance(event, Hit) else event
+            if on_done is not None:
+                on_done(i)
+        return
+    items: list[GrepItem] = [
+        (spec, query, scheme, isinstance(spec, str) and spec in lenient, use, count_only, redactor)
+        for spec in entries
+    ]
+    done = None if on_done is None else (lambda i, _events: on_done(i))
+    for events in map_ordered(
+        grep_one, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed
+    ):
+        yield from events
+
+
+def hits_in(
+    specs: Sequence[SourceSpec],
+    query: Query,
+    scheme: str | None = None,
+    *,
+    prefilter: bool | None = None,
+) -> Iterator[Hit | SourceFailed]:
+    """The library's search, in this process: hits with their row and fold graph."""
+    if scheme is not None:
+        require_scheme(scheme)
     found = scan_sources(specs)
+    filtered = prefilter_for(query.pattern, invert=query.invert)
+    filtered = filtered if resolve_prefilter(prefilter) else None
     for spec in found.entries:
-        if isinstance(spec, FoldctlError):
-            name = spec.source if isinstance(spec, InputError) else ""
-            yield SourceFailed(name, spec)
-            continue
-        try:
-            graph, _ = open_graph(spec, scheme)
-        except NotACheckpoint as e:
-            if spec not in found.from_directories:
-                yield SourceFailed(source_name(spec), e)
-            continue  # JSON found in a directory that is not a checkpoint: passed over
-        except FoldctlError as e:
-            yield SourceFailed(source_name(spec), e)
-            continue
-        if redactor is not None:
-            graph = redact_graph(graph, redactor)
-        count = 0
-        for hit in search(graph, query):
-            count += not hit.context
-            yield hit
-        yield SourceDone(graph.checkpoint.source, count)
+        is_lenient = isinstance(spec, str) and spec in found.from_directories
+        for event in _source_events(spec, query, scheme, is_lenient, filtered):
+            if not isinstance(event, SourceDone):
+                yield event
 
 
 def fold_facts(graph: FoldGraph, span_index: int) -> dict[str, Any]:
@@ -337,12 +528,30 @@ def fold_facts(graph: FoldGraph, span_index: int) -> dict[str, Any]:
     }
 
 
-def hit_object(hit: Hit) -> dict[str, Any]:
+def message_fields(record: HitRecord) -> dict[str, Any]:
+    """The message object of a hit (as ``message_object`` builds one from its row)."""
+    obj = dict(record.message)
+    obj["source"] = record.source
+    obj["locator"] = record.locator
+    obj["span"] = record.span
+    obj["chain"] = list(record.chain)
+    obj["depth"] = record.depth
+    obj["occurrence"] = record.occurrence
+    obj["digest"] = record.digest
+    if record.placement != "placed":
+        obj["placement"] = record.placement
+    if record.frame is not None:
+        obj["fingerprint"] = record.frame.fingerprint
+        obj["resolution"] = record.frame.resolution
+        obj["joinsSpan"] = record.frame.span
+    return obj
+
+
+def hit_object(hit: HitRecord) -> dict[str, Any]:
     """A ``grep`` JSON/JSONL object: the message object, ``where``, ``foldedBy``, ``matches``."""
-    obj = message_object(hit.row, source=hit.source)
-    obj["where"] = where(hit.row)
-    span = hit.row.span
-    obj["foldedBy"] = None if span is None else fold_facts(hit.graph, span)
+    obj = message_fields(hit)
+    obj["where"] = hit.where
+    obj["foldedBy"] = hit.folded_by
     obj["matches"] = [
         {"field": m.field, "start": m.start, "end": m.end, "text": m.text} for m in hit.matches
     ]
@@ -368,16 +577,16 @@ GREP_COLUMNS: Final = (
 )
 
 
-def hit_rows(hit: Hit) -> Iterator[dict[str, Any]]:
+def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
     """CSV/TSV rows of a hit: one per match."""
     base = {
         "source": hit.source,
-        "locator": hit.row.locator,
-        "where": where(hit.row),
-        "span": hit.row.span,
-        "depth": hit.row.depth,
-        "role": hit.row.message.get("role"),
-        "digest": digest(hit.row.message),
+        "locator": hit.locator,
+        "where": hit.where,
+        "span": hit.span,
+        "depth": hit.depth,
+        "role": hit.message.get("role"),
+        "digest": hit.digest,
     }
     for m in hit.matches:
         yield {**base, "field": m.field, "start": m.start, "end": m.end, "text": m.text}
@@ -403,9 +612,10 @@ class GrepRun:
         self.mode = mode
         self.query = query  # what was searched for (context settings, for the renderers)
         self.failed = 0
+        self.undecoded = 0  # sources the prefilter passed over without decoding them
         self.counts: list[tuple[str, int]] = []
 
-    def _sources(self) -> Iterator[Hit | SourceDone]:
+    def _sources(self) -> Iterator[HitRecord | SourceDone]:
         for event in self._events:
             if isinstance(event, SourceFailed):
                 self.failed += 1
@@ -413,12 +623,13 @@ class GrepRun:
             else:
                 if isinstance(event, SourceDone):
                     self.counts.append((event.source, event.count))
+                    self.undecoded += not event.decoded
                 yield event
 
-    def hits(self) -> Iterator[Hit]:
+    def hits(self) -> Iterator[HitRecord]:
         """The hits (and context neighbours) as they stream."""
         for event in self._sources():
-            if isinstance(event, Hit):
+            if isinstance(event, HitRecord):
                 yield event
 
     def count_rows(self) -> Iterator[dict[str, Any]]:

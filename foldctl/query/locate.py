@@ -9,13 +9,21 @@ expands its span twice) is found at each place, with each locator.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from foldctl.digest import PREFIX, digest, is_digest
-from foldctl.errors import UsageError
+from foldctl.errors import FoldctlError, InputError, NotACheckpoint, UsageError
+from foldctl.fingerprint import require_scheme
+from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, every_row
+from foldctl.parallel import map_ordered
 from foldctl.query.records import Table, message_object
+from foldctl.redact.apply import redact_graph
+from foldctl.redact.redactor import Redactor
+from foldctl.sources.files import SourceSpec, source_name
 
 Where = Literal["live", "folded", "detached", "orphan"]
 
@@ -59,3 +67,90 @@ def locate_table(graph: FoldGraph, wanted: str) -> Table:
     """``locate``'s answer: one row per place the digest occurs."""
     source = graph.checkpoint.source
     return Table([locate_object(row, source) for row in locate(graph, wanted)], LOCATE_COLUMNS)
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """What one source answered: the places the digest occurs, or why it could not be read
+    (``passed_over``: JSON found in a directory that is no checkpoint at all)."""
+
+    source: str
+    rows: tuple[dict[str, Any], ...] = ()
+    error: FoldctlError | None = None
+    passed_over: bool = False
+
+
+#: One unit of work: the source (or why it could not be expanded), the digest, the scheme,
+#: whether the source was found by a directory scan, and the redactor of what is shown.
+LocateItem = tuple[SourceSpec | FoldctlError, str, str | None, bool, Redactor | None]
+
+
+def locate_one(item: LocateItem) -> Located:
+    """Every place the digest occurs in one source (in a worker process)."""
+    spec, wanted, scheme, lenient, redactor = item
+    if isinstance(spec, FoldctlError):
+        return Located(spec.source if isinstance(spec, InputError) else "", error=spec)
+    name = source_name(spec)
+    try:
+        graph, _ = open_graph(spec, scheme)
+        if redactor is not None:  # digests are the originals': the same places are found
+            graph = redact_graph(graph, redactor)
+        return Located(name, tuple(locate_table(graph, wanted).rows))
+    except NotACheckpoint as e:
+        return Located(name, passed_over=True) if lenient else Located(name, error=e)
+    except FoldctlError as e:
+        return Located(name, error=e)
+
+
+def _crashed(item: LocateItem) -> Located:
+    from foldctl.audit.batch import crashed
+
+    name = source_name(item[0]) if not isinstance(item[0], FoldctlError) else "?"
+    return Located(name, error=crashed(name))
+
+
+def locate_sources(
+    entries: Sequence[SourceSpec | FoldctlError],
+    wanted: str,
+    scheme: str | None = None,
+    *,
+    jobs: int | None = 1,
+    lenient: Collection[str] = frozenset(),
+    on_done: Callable[[int], None] | None = None,
+    redactor: Redactor | None = None,
+) -> Iterator[Located]:
+    """Each source's answer, in the order of ``entries`` (sources expanded by
+    :func:`foldctl.sources.scan.scan_sources`), ``jobs`` worker processes at once; with
+    ``redactor``, the messages shown are redacted."""
+    wanted = normalise_digest(wanted)
+    if scheme is not None:
+        require_scheme(scheme)
+    items: list[LocateItem] = [
+        (e, wanted, scheme, isinstance(e, str) and e in lenient, redactor) for e in entries
+    ]
+    done = None if on_done is None else (lambda i, _located: on_done(i))
+    return map_ordered(
+        locate_one,
+        items,
+        jobs=jobs,
+        local=lambda item: not isinstance(item[0], str),
+        on_done=done,
+        on_crash=_crashed,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LocateResult:
+    """``locate`` over one or many sources: one row per place the digest occurs."""
+
+    rows: list[dict[str, Any]]
+    many: bool = False  # several sources: text names the source of each locator
+
+    def document(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def table(self, text: bool = False) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+        return self.rows, LOCATE_COLUMNS

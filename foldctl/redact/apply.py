@@ -15,18 +15,20 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
-from typing import Any, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import orjson
 
 from foldctl.audit.codes import Finding
-from foldctl.claims.record import ClaimsResult, SummaryFinding
 from foldctl.digest import digest
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import every_row
 from foldctl.model import Checkpoint, Message, Span, frame_indices
 from foldctl.redact.redactor import Redaction, Redactor
+
+if TYPE_CHECKING:  # the claim rules load only when claims are checked
+    from foldctl.claims.record import ClaimsResult, SummaryFinding
 
 
 class RedactedMessage(dict[str, Any]):

@@ -193,6 +193,7 @@ class Redactor:
         if not isinstance(key, bytes) or not key:
             raise UsageError("a redaction key must be non-empty bytes")
         self._key = key
+        self._choice = (only, skip)  # as given, to build the same redactor in a worker
         self._rules = rules if rules is not None else Rules()
         custom = [rule.detector() for rule in self._rules.rules]
         valid = [*DETECTORS, *(d.kind for d in custom)]
@@ -213,6 +214,12 @@ class Redactor:
         self._by_digest: dict[tuple[str, str], str] = {}
         self._taken: set[str] = set()
         self._tally: dict[str, _Tally] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A worker process gets a redactor with the same key, kinds and rules (so the
+        same placeholders), and a review list of its own."""
+        only, skip = self._choice
+        return _rebuild, (self._key, only, skip, self._rules)
 
     @classmethod
     def from_options(
@@ -629,3 +636,12 @@ def _not_json(value: object, field: str, locator: str | None, role: str) -> Reda
     return RedactionError(
         f"redaction: {_where(locator)}a {role} of type {type(value).__name__}{at} is not JSON"
     )
+
+
+def _rebuild(
+    key: bytes,
+    only: str | Iterable[str] | None,
+    skip: str | Iterable[str] | None,
+    rules: Rules,
+) -> Redactor:
+    return Redactor(key, only=only, skip=skip, rules=rules)

@@ -8,14 +8,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from foldctl.query.grep import GrepRun, Hit, Match
-from foldctl.query.locate import where
+from foldctl.query.grep import GrepRun, HitRecord, Match
 from foldctl.render import Line, Output
 from foldctl.render.cells import ELLIPSIS, truncate
 from foldctl.render.sink import text_lines, write_lines
 from foldctl.render.text import MAX_CELL
 from foldctl.termsafe import visible
-from foldctl.times import iso_utc
 
 #: A matched line longer than this is shown as windows around its matches.
 MAX_LINE = 240
@@ -23,35 +21,32 @@ _AROUND = 60  # characters shown on each side of a match in a long line
 _MAX_SHOWN = 100  # characters of one match shown in a long line
 
 
-def _context(hit: Hit, sep: str) -> str | None:
+def _context(hit: HitRecord, sep: str) -> str | None:
     """The line under a hit that says which fold hid the message (None for live messages):
     the innermost span, and for a nested one its depth and the outermost span."""
-    row, graph = hit.row, hit.graph
     parts: list[str] = []
-    if row.frame is not None:
-        joined = row.frame.span
+    if hit.frame is not None:
+        joined = hit.frame.span
         if joined is None:
             parts.append("a summary frame that joins no span (unresolved)")
         else:
-            model = truncate(visible(graph.spans[joined].model), MAX_CELL)
+            model = truncate(visible(hit.frame_model or ""), MAX_CELL)
             parts.append(
                 f"the summary frame of span {joined}, written by {model}: "
-                f"a claim, not the conversation ({row.frame.resolution})"
+                f"a claim, not the conversation ({hit.frame.resolution})"
             )
-    if row.span is not None:
-        span = graph.spans[row.span]
-        ctx = row.context
+    fold = hit.folded_by
+    if fold is not None:
         text = (
-            f"folded away by span {span.index}{sep}{truncate(visible(span.model), MAX_CELL)}"
-            f"{sep}{iso_utc(span.folded_at_ms)}{sep}{span.retained}"
+            f"folded away by span {fold['span']}{sep}{truncate(visible(fold['model']), MAX_CELL)}"
+            f"{sep}{fold['foldedAt']}{sep}{fold['retained']}"
         )
-        if ctx.depth > 1:
-            text += f"{sep}depth {ctx.depth}, outermost span {ctx.outermost}"
-        if ctx.occurrence > 1:
-            text += f"{sep}replay {ctx.occurrence} of these messages"
-        place = where(row)
-        if place != "folded" and ctx.outermost is not None:
-            text += f"{sep}{place}: {truncate(graph.places[ctx.outermost].reason, 120)}"
+        if hit.depth > 1:
+            text += f"{sep}depth {hit.depth}, outermost span {hit.outermost}"
+        if hit.occurrence > 1:
+            text += f"{sep}replay {hit.occurrence} of these messages"
+        if hit.where != "folded" and hit.outermost is not None:
+            text += f"{sep}{hit.where}: {truncate(hit.float_reason, 120)}"
         parts.append(text)
     return "; ".join(parts) if parts else None
 
@@ -134,22 +129,22 @@ def _matched_lines(
         yield text[starts[n] : ends[n]], touched[n]
 
 
-def _first_line(hit: Hit) -> str:
-    content = hit.row.message.get("content")
+def _first_line(hit: HitRecord) -> str:
+    content = hit.message.get("content")
     text = content if isinstance(content, str) else ""
     return text.split("\n", 1)[0]
 
 
-def hit_lines(hit: Hit, *, unicode: bool = False) -> Iterator[Line]:
+def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
     """``source:locator:role: line`` for each matching line, then the fold context; a
     context neighbour (``-A``/``-B``/``-C``) or an inverted match (``-v``) is its first
     line, with ``-`` after the locator for a neighbour, as grep marks context lines.
 
     ``unicode`` picks the separators (a terminal gets ``·`` and ``↳``, a pipe ASCII)."""
-    role_value = hit.row.message.get("role", "?")
+    role_value = hit.message.get("role", "?")
     role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
     mark = "-" if hit.context else ":"
-    head = f"{visible(hit.source)}{mark}{hit.row.locator}{mark}"
+    head = f"{visible(hit.source)}{mark}{hit.locator}{mark}"
     if not hit.texts:
         yield [(head, "magenta"), (f"{role}{mark} ", "cyan"), *_highlight(_first_line(hit), [])]
         if hit.context:
@@ -169,7 +164,7 @@ def hit_lines(hit: Hit, *, unicode: bool = False) -> Iterator[Line]:
         yield [("    ↳ " if unicode else "    -> ", "dim"), (context, "dim")]
 
 
-def grep_lines(hits: Iterable[Hit], *, unicode: bool, grouped: bool) -> Iterator[Line]:
+def grep_lines(hits: Iterable[HitRecord], *, unicode: bool, grouped: bool) -> Iterator[Line]:
     """Every hit's lines; with context asked for, ``--`` between groups, as grep does."""
     started = False
     for hit in hits:

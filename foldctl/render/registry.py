@@ -43,7 +43,7 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
     "stages": _TABLE,
     "sessions": _TABLE,
     "redactions": _TABLE,
-    "locate": {**_TABLE, F.text: "foldctl.render.text:locators"},
+    "locate": {**_TABLE, F.text: "foldctl.render.locate_text:locators"},
     "grep": {
         F.text: "foldctl.render.grep_text:grep",
         F.json: "foldctl.render.sink:document",
@@ -75,6 +75,10 @@ RENDERERS: Final[dict[str, dict[OutputFormat, str]]] = {
         F.csv: "foldctl.render.delimited:csv",
         F.tsv: "foldctl.render.delimited:tsv",
         F.markdown: "foldctl.render.claims_text:claims_markdown",
+    },
+    "export": {
+        F.text: "foldctl.render.export_text:export",
+        F.json: "foldctl.render.sink:document",
     },
 }
 

@@ -19,7 +19,7 @@ from foldctl.query.transcript import Transcript
 from foldctl.render import Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
 from foldctl.render.fields import as_text, call_rest, content_text, other_fields, tool_calls
-from foldctl.render.sink import text_lines, write_chunks
+from foldctl.render.sink import text_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
 
@@ -295,11 +295,6 @@ def show(result: Overview, output: Output) -> None:
 
 def expand(result: Transcript, output: Output) -> None:
     text_lines(transcript(result.events, unicode=output.color), output)
-
-
-def locators(result: Table, output: Output) -> None:
-    """``locate``: one locator per line, to feed back to ``expand --only``."""
-    write_chunks((f"{row['locator']}\n".encode() for row in result.rows), output.out)
 
 
 def fingerprint(result: Fingerprints, output: Output) -> None:

@@ -12,15 +12,24 @@ The rules (docs/findings.md, "Which files a directory scan checks"):
   oracles and golden outputs, not checkpoints) are skipped and counted.
 * A SQLite store, found in a directory or named directly, becomes one source
   per session (``STORE.db#SESSION_ID``).
+* A pattern (an argument that names no file and holds ``*``, ``?`` or ``[``,
+  quoted so the shell leaves it alone: ``'fleet/**/*.json.gz'``) is expanded
+  here, in sorted order, ``**`` matching any number of folders: each match is
+  taken as a directory scan takes what it finds (checkpoint files and stores by
+  their names, directories walked, exclude patterns applied).  A pattern that
+  matches nothing is an error, named.
 * Anything else (a file, a missing path, ``STORE.db#SESSION``) is passed
   through unchanged: the loader reports what is wrong with it.
 
-A file named explicitly is never excluded.
+A file named explicitly is never excluded.  The order is the order of the
+arguments, each expanded in sorted order, and does not depend on timing: the
+commands that read sources in parallel answer in this order.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import glob
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -83,8 +92,46 @@ class _Scan:
             self.add_directory(arg)
         elif is_store(arg):
             self.add_store(arg)
+        elif is_pattern(arg):
+            self.add_pattern(arg)
         else:
             self.entries.append(arg)
+
+    def add_found(self, path: str, name: str, relative: str) -> None:
+        """A file met in a directory walk or by a pattern: a checkpoint or a store by its
+        name, unless an exclude pattern skips it; anything else is not looked at."""
+        lowered = name.lower()
+        if lowered.endswith(CHECKPOINT_SUFFIXES):
+            if _excluded(name, relative, self.excludes):
+                self.skipped.append(path)
+            else:
+                self.entries.append(path)
+                self.walked.add(path)
+        elif lowered.endswith(STORE_SUFFIXES) and is_store(path):
+            if _excluded(name, relative, self.excludes):
+                self.skipped.append(path)
+            else:
+                self.add_store(path)
+
+    def add_pattern(self, pattern: str) -> None:
+        found_before = len(self.entries)
+        skipped_before = len(self.skipped)
+        for path in sorted(glob.glob(pattern, recursive=True)):
+            if os.path.isdir(path):
+                self.add_directory(path)
+            else:
+                self.add_found(path, os.path.basename(path), Path(path).as_posix())
+        if len(self.entries) == found_before:
+            skipped = len(self.skipped) - skipped_before
+            note = f"; {skipped} matching file(s) skipped by exclude patterns" if skipped else ""
+            self.entries.append(
+                InputError(
+                    pattern,
+                    "",
+                    "no checkpoint matches this pattern: looked for *.json, *.json.gz and "
+                    f"SQLite stores ({', '.join('*' + s for s in STORE_SUFFIXES)}){note}",
+                )
+            )
 
     def add_directory(self, top: str) -> None:
         found_before = len(self.entries)
@@ -96,19 +143,7 @@ class _Scan:
                 if name.startswith("."):
                     continue
                 path = os.path.join(root, name)
-                relative = Path(os.path.relpath(path, top)).as_posix()
-                lowered = name.lower()
-                if lowered.endswith(CHECKPOINT_SUFFIXES):
-                    if _excluded(name, relative, self.excludes):
-                        self.skipped.append(path)
-                    else:
-                        self.entries.append(path)
-                        self.walked.add(path)
-                elif lowered.endswith(STORE_SUFFIXES) and is_store(path):
-                    if _excluded(name, relative, self.excludes):
-                        self.skipped.append(path)
-                    else:
-                        self.add_store(path)
+                self.add_found(path, name, Path(os.path.relpath(path, top)).as_posix())
         for problem in problems:
             where = problem.filename or top
             self.entries.append(
@@ -125,6 +160,43 @@ class _Scan:
                     f"and SQLite stores ({', '.join('*' + s for s in STORE_SUFFIXES)}){note}",
                 )
             )
+
+
+def is_pattern(arg: str) -> bool:
+    """An argument to expand as a pattern: it names no file and holds ``*``, ``?`` or ``[``."""
+    return any(c in arg for c in "*?[") and not os.path.lexists(arg)
+
+
+def source_sizes(entries: Sequence[SourceSpec | FoldctlError]) -> list[int]:
+    """About how many bytes each source is, to weigh progress: a file's size, bytes in
+    hand, a store's size shared among the sessions taken from it (0 when unknown)."""
+    from foldctl.sources.store import split_source
+
+    def store_of(entry: str) -> str | None:
+        try:
+            target = split_source(entry) if "#" in entry else None
+        except FoldctlError:
+            return None
+        return None if target is None or target.session_id is None else target.path
+
+    stores = [store_of(e) if isinstance(e, str) else None for e in entries]
+    sessions: dict[str, int] = {}
+    for store in stores:
+        if store is not None:
+            sessions[store] = sessions.get(store, 0) + 1
+    sizes: list[int] = []
+    for entry, store in zip(entries, stores, strict=True):
+        if isinstance(entry, FoldctlError):
+            sizes.append(0)
+        elif isinstance(entry, RawSource):
+            sizes.append(len(entry.data))
+        else:
+            try:
+                size = os.stat(entry if store is None else store).st_size
+            except OSError:
+                size = 0
+            sizes.append(size if store is None else size // sessions[store])
+    return sizes
 
 
 def scan_sources(

@@ -44,8 +44,8 @@ def commands_naming(file: str, folder: str, tmp_path: Path) -> list[list[str]]:
         ["fingerprint", "--join", file, "text"],
         ["verify", file],
         ["verify", folder],
-        ["grep", "x", file],
-        ["grep", "x", folder],
+        ["grep", "history", file],  # in its bytes, so it is decoded (and fails)
+        ["grep", "history", folder],
     ]
 
 

@@ -186,15 +186,33 @@ def test_count_and_files_with_matches(audit: str, tmp_path: Path) -> None:
 
 def test_exit_2_when_a_source_fails_even_if_another_matched(audit: str, tmp_path: Path) -> None:
     (tmp_path / "broken.json").write_text('{"version": 1')
-    proc = run_proc("grep", "ACCT-8842", "broken.json", audit, "missing.json")
+    decode_all = {"FOLDCTL_GREP_PREFILTER": "0"}
+    proc = run_proc("grep", "ACCT-8842", "broken.json", audit, "missing.json", env=decode_all)
     assert proc.returncode == 2
     assert b"audit.json:h0:user: Audit account ACCT-8842" in proc.stdout
     err = proc.stderr.decode().splitlines()
     assert len(err) == 2 and err[0].startswith("foldctl: error: broken.json: byte")
     assert err[1] == "foldctl: error: missing.json: no such file"
     assert b"Traceback" not in proc.stderr
+    nothing = run_proc("grep", "zzz", audit, env=decode_all)
+    assert (nothing.returncode, nothing.stdout, nothing.stderr) == (1, b"", b"")
+
+
+def test_the_prefilter_says_what_it_did_not_decode(audit: str, tmp_path: Path) -> None:
+    # broken.json cannot hold ACCT-8842 in any decoding, so it is passed over undecoded,
+    # and grep says so instead of reporting it checked.
+    (tmp_path / "broken.json").write_text('{"version": 1')
+    proc = run_proc("grep", "ACCT-8842", "broken.json", audit, "missing.json")
+    assert proc.returncode == 2  # missing.json cannot be read at all
+    assert b"audit.json:h0:user: Audit account ACCT-8842" in proc.stdout
+    assert proc.stderr.decode().splitlines() == [
+        "foldctl: error: missing.json: no such file",
+        "foldctl: 1 of 2 source(s) not decoded: their bytes cannot hold a match, so they "
+        "were not checked for errors (FOLDCTL_GREP_PREFILTER=0 decodes every one)",
+    ]
     nothing = run_proc("grep", "zzz", audit)
     assert (nothing.returncode, nothing.stdout) == (1, b"")
+    assert b"1 of 1 source(s) not decoded" in nothing.stderr
 
 
 def test_directories_and_stores_expand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

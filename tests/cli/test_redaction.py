@@ -77,6 +77,15 @@ def outputs(source: str, tmp_path: Path) -> dict[str, str]:
         found[f"diff {fmt}"] = run_cli(
             "diff", "--force", str(SAMPLES / "nested_chain.json"), source, "-f", fmt, *red
         ).stdout
+    twin = tmp_path / "twin" / Path(source).name  # a second source: worker processes search
+    twin.parent.mkdir(exist_ok=True)
+    twin.write_bytes(Path(source).read_bytes())
+    found["grep jsonl, 2 workers"] = run_cli(
+        "grep", "", source, str(twin), "-j", "2", "-f", "jsonl", *red
+    ).stdout
+    first = jsonl(run_cli("expand", source, "-f", "jsonl").stdout)[0]["digest"]
+    found["locate json"] = run_cli("locate", source, first, "-f", "json", *red).stdout
+    found["claims json"] = run_cli("claims", source, "-f", "json", *red).stdout
     page = tmp_path / "r.html"
     assert run_cli("report", source, "-o", str(page), *red).exit_code == 0
     found["report"] = page.read_text("utf-8")
@@ -189,3 +198,16 @@ def test_the_samples_lose_only_their_emails(source: Path) -> None:
             text,
         ):
             assert token in json.dumps(after, ensure_ascii=False), token
+
+
+def test_grep_finds_what_the_redaction_wrote(planted: str, tmp_path: Path) -> None:
+    """The placeholder is in the redacted text, not in the file's bytes: the raw-bytes
+    prefilter is off under --redact, so a search for it finds it, with any number of
+    workers."""
+    (tmp_path / "key").write_text(KEY)
+    red = ["--redact", "--redact-key-file", str(tmp_path / "key")]
+    one = run_cli("grep", "redacted:email", planted, "-f", "jsonl", *red)
+    assert one.exit_code == 0, one.stderr
+    two = run_cli("grep", "redacted:email", planted, planted, "-j", "2", "-f", "jsonl", *red)
+    assert two.exit_code == 0, two.stderr
+    assert jsonl(two.stdout) == jsonl(one.stdout) * 2

@@ -41,6 +41,7 @@ def invocation(command: str, tmp_path: Path) -> list[str]:
         "report": ["report", NESTED, "-o", str(tmp_path / "r.html")],
         "redactions": ["redactions", NESTED],
         "claims": ["claims", NESTED],
+        "export": ["export", NESTED, "--to", str(tmp_path / "out")],
     }[command]
 
 

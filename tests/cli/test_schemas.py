@@ -203,6 +203,8 @@ def test_every_output_validates(tmp_path: Path, fmt: str) -> None:
     ]
     if fmt == "json":
         once.append(("fingerprint", ["fingerprint", "x"]))
+    if fmt == "json":
+        once.append(("export", ["export", *sources, store, "--to", str(tmp_path / "out")]))
     for command, args in once:
         checked += assert_valid(command, fmt, run_cli(*args, "--format", fmt).stdout)
     assert checked > len(sources) * 8

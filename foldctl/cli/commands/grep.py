@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -9,6 +10,7 @@ import typer
 from foldctl.cli.app import (
     ColorOpt,
     FormatOpt,
+    JobsOpt,
     ModelOpt,
     RedactKeyOpt,
     RedactOnlyOpt,
@@ -121,16 +123,21 @@ def grep(
     redact_rules: RedactRulesOpt = None,
     redact_only: RedactOnlyOpt = None,
     redact_skip: RedactSkipOpt = None,
+    jobs: JobsOpt = None,
     fmt: FormatOpt = "text",
     color: ColorOpt = "auto",
     scheme: SchemeOpt = None,
 ) -> None:
     """Search every message, live and folded at any depth (and detached/orphan spans).
 
+    Many sources are searched in parallel and answered in order; a source whose bytes
+    cannot hold a match is not decoded (FOLDCTL_GREP_PREFILTER=0 decodes every one).
     Exit 0 when something matched, 1 when nothing did, 2 when a source could not be
     read (even if another matched, as grep does).
     """
+    from foldctl.cli.progress import progress_bar
     from foldctl.query.grep import GrepRun, Mode, compile_query, grep_sources
+    from foldctl.sources.scan import scan_sources, source_sizes
 
     if folded_only and live_only:
         raise UsageError("--folded-only and --live-only exclude each other; give at most one")
@@ -152,7 +159,25 @@ def grep(
     )  # fmt: skip
     mode: Mode = "files" if files else "count" if count else "hits"
     redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    events = grep_sources(sources(rest), query, scheme, redactor)
-    run_ = GrepRun(events, report_error, mode, query)
-    emit("grep", fmt, run_, color)
+    found = scan_sources(sources(rest))
+    sizes = source_sizes(found.entries)
+    with progress_bar(len(sizes), "searching", sum(sizes)) as advance:
+        events = grep_sources(
+            [], query, scheme, jobs=jobs, count_only=mode != "hits", found=found,
+            on_done=lambda i: advance(sizes[i]), redactor=redactor,
+        )  # fmt: skip
+        run_ = GrepRun(events, report_error, mode, query)
+        emit("grep", fmt, run_, color)
+    if run_.undecoded:
+        note_undecoded(run_.undecoded, len(run_.counts))
     raise typer.Exit(run_.exit_status())
+
+
+def note_undecoded(undecoded: int, readable: int) -> None:
+    """Say what the prefilter passed over: it was not decoded, so it was not checked."""
+    sys.stderr.write(
+        f"foldctl: {undecoded} of {readable} source(s) not decoded: their bytes cannot hold "
+        "a match, so they were not checked for errors (FOLDCTL_GREP_PREFILTER=0 decodes "
+        "every one)\n"
+    )
+    sys.stderr.flush()

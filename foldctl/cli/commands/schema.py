@@ -19,15 +19,33 @@ def schema(
     jsonl: Annotated[
         bool, typer.Option("--jsonl", help="The schema of one --format jsonl line instead.")
     ] = False,
+    parquet: Annotated[
+        bool,
+        typer.Option(
+            "--parquet",
+            help="With export: the Parquet tables it writes (each column's name, type, "
+            "nullability and meaning) as JSON.",
+        ),
+    ] = False,
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of COMMAND's --format json output.
 
     `$defs.record` in it is one --format jsonl line; --jsonl prints that as a schema
-    of its own. Without COMMAND, list the commands that publish one.
+    of its own. `schema export --parquet` describes the Parquet tables export writes.
+    Without COMMAND, list the commands that publish one.
     """
     from foldctl import jsoncodec, schemas
+    from foldctl.errors import UsageError
 
-    if command is None:
+    if parquet:
+        if command != "export":
+            raise UsageError(
+                "--parquet describes the tables of export: foldctl schema export --parquet"
+            )
+        from foldctl.schemas.parquet import description
+
+        data = jsoncodec.dumps(description(), indent=True) + b"\n"
+    elif command is None:
         data = "".join(f"{name}\n" for name in schemas.names()).encode()
     elif jsonl:
         data = jsoncodec.dumps(schemas.record_schema(command)) + b"\n"

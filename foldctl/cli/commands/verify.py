@@ -67,7 +67,7 @@ def verify(
     from foldctl.audit.batch import audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
     from foldctl.cli.progress import progress_bar
-    from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
+    from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources, source_sizes
 
     if fail_on not in SEVERITIES:
         raise UsageError(f"--fail-on takes error, warning or info, not {fail_on!r}")
@@ -78,12 +78,13 @@ def verify(
         )
     excludes = (*DEFAULT_EXCLUDES, *(exclude or ()))
     found = scan_sources(sources(source_args), excludes)
-    with progress_bar(len(found.entries), "verifying") as advance:
+    sizes = source_sizes(found.entries)
+    with progress_bar(len(sizes), "verifying", sum(sizes)) as advance:
         audits = audit_sources(
             found.entries,
             scheme,
             jobs=jobs,
-            on_done=advance,
+            on_done=lambda i: advance(sizes[i]),
             lenient=found.from_directories,
             claims=claims,
         )

@@ -1,0 +1,35 @@
+"""Optional dependencies: imported where they are used, with one line that says how to
+install them when they are missing (the way pandas' ``import_optional_dependency`` does).
+
+The Parquet export and the engine adapters need the ``fleet`` extra (pyarrow, and
+dask, distributed and duckdb for the engines); the core install never imports them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Final
+
+from foldctl.errors import MissingDependency
+
+#: The extra that brings each optional package.
+EXTRAS: Final = {
+    "pyarrow": "fleet",
+    "pyarrow.parquet": "fleet",
+    "dask": "fleet",
+    "dask.dataframe": "fleet",
+    "pandas": "fleet",
+}
+
+
+def require(module: str, purpose: str) -> ModuleType:
+    """Import ``module``, or raise :class:`MissingDependency` naming the extra to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        extra = EXTRAS.get(module, "fleet")
+        top = module.split(".")[0]
+        raise MissingDependency(
+            f"{purpose} needs {top}, which is not installed: pip install 'foldctl[{extra}]'"
+        ) from None

@@ -1,0 +1,235 @@
+"""``grep``'s prefilter: a source whose raw bytes cannot hold a match is never decoded.
+
+Most files of a fleet do not contain what a reviewer greps for, and decoding is
+grep's whole cost.  So before decoding a source, grep looks in its bytes (after
+gzip, or the envelope read from a store) for a *needle*: a piece of text that
+every match must contain.  No needle in the bytes, no match in the file.  The
+rule that keeps this exact (docs/performance.md, "The grep prefilter"):
+
+* **Needles.** A fixed string is its own needle; a regular expression's needles
+  are read from its parsed form: a run of literal characters it must match
+  (outside optional repetition, in every branch of an alternation — then the
+  needles are one per branch, and any of them will do).  No needle (``-v``, or
+  a pattern such as ``\\d+`` or ``x*``) means no prefilter: every source is
+  decoded.
+* **Only text the bytes must show.** grep searches strings (decoded), and
+  values that are not strings as their compact JSON, which foldctl writes
+  itself: keys, ``:``, ``,``, brackets, quotes, escapes and numbers in its own
+  spelling (``1e2`` is written ``100.0``).  So a needle is cut at ``{ } [ ] : ,
+  " \\`` and control characters, and a piece made only of number characters
+  (``0-9 . e E + -``) is never used; what is left can only match inside a
+  string (or a ``true``/``false``/``null``), which the bytes spell verbatim —
+  unless an escape spells it.
+* **Escapes.** ``\\uXXXX`` can spell any character, ``\\/`` spells ``/``.  When the
+  bytes hold an escape that decodes to a character of the needle (compared
+  without case under ``-i``), the source is decoded as usual.  ``\\n``, ``\\t``,
+  ``\\"`` and ``\\\\`` decode to characters a needle never holds.
+* **Case.** Under ``-i`` a needle is an ASCII run, looked for in the bytes with
+  ASCII case folded; the few non-ASCII characters Python's ``re`` folds onto
+  ASCII letters (``İ ı`` onto i, ``ſ`` onto s, the Kelvin sign onto k) send the
+  source to be decoded when they occur.
+* **Not UTF-8.** Bytes that start with a UTF-16/32 byte order mark or hold NUL
+  in their first four bytes are decoded as usual (foldctl reads only UTF-8, and
+  says so).
+
+A source the prefilter skips is not decoded, so it is not checked either:
+grep says how many it passed over.  ``FOLDCTL_GREP_PREFILTER=0`` (or
+``prefilter=False`` in the library) decodes every source.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+from foldctl.sources.files import Buffer
+
+#: Characters a needle is cut at: the structure of the compact JSON grep also searches
+#: (keys, punctuation, quotes), the escape character, and control characters.
+CUT: Final = frozenset('{}[]:,"\\') | frozenset(map(chr, range(0x20))) | {"\x7f"}
+#: Characters of a JSON number as foldctl writes one (a piece made only of these is unused).
+NUMBER: Final = frozenset("0123456789.eE+-")
+#: Non-ASCII characters that Python's ``re`` matches to ASCII letters under IGNORECASE
+#: (tests/unit/test_prefilter.py checks this against ``re`` itself).
+FOLDS_ONTO_ASCII: Final[dict[str, str]] = {
+    "i": "\u0130\u0131",
+    "s": "\u017f",
+    "k": "\u212a",
+}
+_UNICODE_ESCAPE: Final = re.compile(rb"\\u([0-9a-fA-F]{4})")
+#: Set to ``0`` (or ``off``, ``no``, ``false``) to decode every source.
+ENVIRONMENT: Final = "FOLDCTL_GREP_PREFILTER"
+
+
+def enabled_by_environment() -> bool:
+    """Whether the environment leaves the prefilter on (the default)."""
+    value = os.environ.get(ENVIRONMENT, "").strip().lower()
+    return value not in ("0", "off", "no", "false")
+
+
+@dataclass(frozen=True, slots=True)
+class Prefilter:
+    """A source may match only when its bytes hold one of ``needles``."""
+
+    needles: tuple[str, ...]
+    ignore_case: bool = False
+
+    def may_match(self, data: Buffer) -> bool:
+        """False only when no decoding of ``data`` can hold a match."""
+        head = bytes(data[:4])
+        if b"\x00" in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return True
+        haystack = bytes(data).lower() if self.ignore_case else data
+        for needle in self.needles:
+            if haystack.find(needle.lower().encode() if self.ignore_case else needle.encode()) >= 0:
+                return True
+            if self._escapes_may_spell(data, needle):
+                return True
+        return False
+
+    def _escapes_may_spell(self, data: Buffer, needle: str) -> bool:
+        letters = {c.lower() for c in needle} if self.ignore_case else set(needle)
+        if self.ignore_case:
+            folded = "".join(FOLDS_ONTO_ASCII.get(c, "") for c in letters)
+            if any(data.find(c.encode()) >= 0 for c in folded):
+                return True
+        if "/" in letters and data.find(b"\\/") >= 0:
+            return True
+        if data.find(b"\\u") < 0:
+            return False
+        for unit in {int(m, 16) for m in _UNICODE_ESCAPE.findall(data)}:
+            if 0xD800 <= unit <= 0xDFFF:
+                if any(ord(c) > 0xFFFF for c in needle):
+                    return True  # a surrogate pair may spell a character beyond the BMP
+                continue
+            char = chr(unit)
+            if char in letters:
+                return True
+            if self.ignore_case and (
+                char.lower() in letters or any(char in FOLDS_ONTO_ASCII.get(c, "") for c in letters)
+            ):
+                return True
+        return False
+
+
+# --------------------------------------------------------------------------- needles
+
+
+def _parser() -> Any:
+    try:
+        return importlib.import_module("re._parser")  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        return importlib.import_module("sre_parse")
+
+
+def _constants() -> Any:
+    try:
+        return importlib.import_module("re._constants")
+    except ImportError:  # pragma: no cover - Python 3.10
+        return importlib.import_module("sre_constants")
+
+
+Requirement = tuple[str, ...]  # any one of these strings is in every match
+
+
+class _Walker:
+    def __init__(self) -> None:
+        c = _constants()
+        self.LITERAL = c.LITERAL
+        self.SUBPATTERN = c.SUBPATTERN
+        self.BRANCH = c.BRANCH
+        self.repeats = {c.MAX_REPEAT, c.MIN_REPEAT}
+        self.repeats |= {getattr(c, "POSSESSIVE_REPEAT", c.MAX_REPEAT)}
+        self.atomic = getattr(c, "ATOMIC_GROUP", None)
+        self.local_case = False  # a group turns IGNORECASE on or off
+
+    def sequence(self, items: Any) -> list[Requirement]:
+        """Every requirement of a sequence of items (all must hold)."""
+        out: list[Requirement] = []
+        run: list[str] = []
+
+        def close() -> None:
+            if run:
+                out.append(("".join(run),))
+                run.clear()
+
+        for op, av in items:
+            if op is self.LITERAL:
+                run.append(chr(av))
+                continue
+            close()
+            best: Requirement | None = None
+            if op is self.SUBPATTERN:
+                _group, add_flags, del_flags, sub = av
+                if (add_flags | del_flags) & re.IGNORECASE:
+                    self.local_case = True
+                best = self.best(sub)
+            elif op is self.atomic:
+                best = self.best(av)
+            elif op in self.repeats:
+                low, _high, sub = av
+                if low >= 1:
+                    best = self.best(sub)
+            elif op is self.BRANCH:
+                _, branches = av
+                found = [self.best(b) for b in branches]
+                if all(f is not None for f in found):
+                    best = tuple(dict.fromkeys(n for f in found if f is not None for n in f))
+            if best is not None:
+                out.append(best)
+        close()
+        return out
+
+    def best(self, items: Any) -> Requirement | None:
+        options = self.sequence(items)
+        return max(options, key=_strength) if options else None
+
+
+def _strength(requirement: Requirement) -> tuple[int, int]:
+    # One needle beats several; then the shortest needle should be as long as possible.
+    return (-len(requirement), min(len(n) for n in requirement))
+
+
+def usable_piece(text: str, ignore_case: bool) -> str | None:
+    """The longest part of ``text`` the bytes of a matching source must show verbatim: cut
+    at JSON structure and controls, never only number characters, ASCII under ``-i``."""
+    pieces = re.split("[" + re.escape("".join(sorted(CUT))) + "]", text)
+    if ignore_case:
+        pieces = [p for piece in pieces for p in re.split(r"[^\x00-\x7f]+", piece)]
+    good = [p for p in pieces if p and not set(p) <= NUMBER]
+    return max(good, key=len) if good else None
+
+
+def _usable(requirement: Requirement, ignore_case: bool) -> Requirement | None:
+    pieces = [usable_piece(n, ignore_case) for n in requirement]
+    if any(p is None for p in pieces):
+        return None
+    return tuple(dict.fromkeys(p for p in pieces if p is not None))
+
+
+def prefilter_for(pattern: re.Pattern[str], *, invert: bool = False) -> Prefilter | None:
+    """The prefilter of a compiled pattern, or None when every source must be decoded."""
+    if invert:
+        return None
+    walker = _Walker()
+    try:
+        parsed = _parser().parse(pattern.pattern, pattern.flags)
+    except Exception:  # pragma: no cover - the pattern compiled, so it parses
+        return None
+    options = walker.sequence(parsed)
+    ignore_case = bool(pattern.flags & re.IGNORECASE) or walker.local_case
+    usable = [u for u in (_usable(r, ignore_case) for r in options) if u is not None]
+    if not usable:
+        return None
+    return Prefilter(max(usable, key=_strength), ignore_case)
+
+
+def needles(pattern: re.Pattern[str]) -> Iterator[str]:
+    """The needles of ``pattern`` (for docs and tests)."""
+    found = prefilter_for(pattern)
+    if found is not None:
+        yield from found.needles
