@@ -183,6 +183,17 @@ def _fine(data: bytes, name: str) -> TargetResult:
     return TargetResult(["ok"])
 
 
+def _writes(data: bytes, name: str) -> TargetResult:
+    Path(name.partition("#")[0] + "-wal").write_bytes(b"")  # evidence must stay read-only
+    return TargetResult()
+
+
+def _sees_pristine_files(data: bytes, name: str) -> TargetResult:
+    files = sorted(p.name for p in Path.cwd().iterdir() if p.name != "stack.txt")
+    assert not any(f.endswith("-wal") for f in files), files
+    return TargetResult(["ok"])
+
+
 def test_the_pool_catches_hangs_crashes_and_memory(
     corpus: list[mutators.Seed], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -192,11 +203,13 @@ def test_the_pool_catches_hangs_crashes_and_memory(
         adapter.Target("sleepy", _sleepy, both, needs_graph=False),
         adapter.Target("dies", _dies, both, needs_graph=False),
         adapter.Target("greedy", _greedy, both, needs_graph=False),
-        adapter.Target("after", _fine, both, needs_graph=False),
+        adapter.Target("writes", _writes, frozenset({"file"}), needs_graph=False),
+        adapter.Target("after", _sees_pristine_files, frozenset({"file"}), needs_graph=False),
     )
     monkeypatch.setattr(adapter, "TARGETS", fake)
     monkeypatch.setattr(adapter, "TARGET_NAMES", tuple(t.name for t in fake))
     config = harness.Config(
+        seed=3,
         count=2, timeout=0.5, timeout_per_mb=0, memory_cap_mb=1024, out_dir=tmp_path / "out",
         max_hangs_per_case=5, progress=False, cli_every=0, max_seed_bytes=200_000, quick=True,
     )  # fmt: skip
@@ -205,6 +218,7 @@ def test_the_pool_catches_hangs_crashes_and_memory(
     assert by_target["sleepy"] == {outcome.HANG: 2}
     assert by_target["dies"] == {outcome.CRASH: 2}
     assert by_target["greedy"] == {outcome.MEMORY: 2}
-    assert by_target["after"] == {outcome.ACCEPTED: 2}  # the case goes on after each
+    assert by_target["writes"] == {outcome.WROTE: 2}
+    assert by_target["after"] == {outcome.ACCEPTED: 2}  # the case goes on, its files restored
     saved = sorted(p.name for p in (tmp_path / "out").glob("*.meta.json"))
-    assert len(saved) == 3  # one reproducer per signature, two cases each
+    assert len(saved) == 4  # one reproducer per signature, two cases each

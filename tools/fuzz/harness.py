@@ -42,6 +42,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TextIO
 
+import xxhash
+
 from tools.fuzz import mutators, outcome
 from tools.fuzz import targets as adapter
 from tools.fuzz.outcome import TargetResult
@@ -243,6 +245,36 @@ def _maxrss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _snapshot(directory: Path) -> dict[str, str]:
+    """Every file of the case (not the stack dump) with a digest of its bytes."""
+    return {
+        p.name: xxhash.xxh64_hexdigest(p.read_bytes())
+        for p in sorted(directory.iterdir())
+        if p.name != "stack.txt" and p.is_file()
+    }
+
+
+def _changes(before: dict[str, str], after: dict[str, str]) -> str:
+    created = sorted(set(after) - set(before))
+    removed = sorted(set(before) - set(after))
+    changed = sorted(n for n in set(before) & set(after) if before[n] != after[n])
+    parts = [
+        f"{what} {', '.join(names)}"
+        for what, names in (("created", created), ("removed", removed), ("changed", changed))
+        if names
+    ]
+    return "; ".join(parts)
+
+
+def _read_only(result: Outcome, before: dict[str, str], directory: Path) -> bool:
+    """Evidence is read-only: a target that changed the case's files ``wrote``. Changed?"""
+    changes = _changes(before, _snapshot(directory))
+    if changes and result.cls in outcome.BENIGN:
+        result.cls, result.exc_type = outcome.WROTE, changes.split(" ")[0]
+        result.message = f"the files of the case changed: {changes}"
+    return bool(changes)
+
+
 def _clear(directory: Path) -> None:
     for entry in directory.iterdir():
         if entry.is_dir() and not entry.is_symlink():
@@ -284,6 +316,7 @@ def _worker(
         name = mutant.write(workdir)
         original = mutant.original()
         files = sorted(p.name for p in workdir.iterdir() if p.name != "stack.txt")
+        pristine = _snapshot(workdir)
         conn.send(
             (
                 "case",
@@ -313,6 +346,9 @@ def _worker(
                 continue
             conn.send(("start", ti))
             result = run_target(target.bind(original), mutant.data, name, index, target.name)
+            if _read_only(result, pristine, workdir):  # put the case back as it was
+                _clear(workdir)
+                mutant.write(workdir)
             grown = _maxrss_bytes() - baseline
             soft = (config.memory_soft_mb << 20) + outcome.OUTPUT_FACTOR * case_size
             if grown > soft:
@@ -387,6 +423,7 @@ _SEVERITY: Final = {
             outcome.ACCEPTED,
             outcome.REFUSED,
             outcome.DISAGREE,
+            outcome.WROTE,
             outcome.BLOWUP,
             outcome.UNSAFE,
             outcome.MEMORY,
@@ -804,11 +841,16 @@ def replay(
     results: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="foldctl-replay-") as scratch:
         main = Path(scratch) / f"case{_suffix(kind)}"
-        shutil.copyfile(path, main)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                shutil.copyfile(side, Path(scratch) / (main.name + suffix))
+
+        def put_in_place() -> None:
+            _clear(Path(scratch))
+            shutil.copyfile(path, main)
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    shutil.copyfile(side, Path(scratch) / (main.name + suffix))
+
+        put_in_place()
         if kind == "db" and not session:
             session = _first_session(path)
         name = main.name if not session else f"{main.name}#{session}"
@@ -817,11 +859,14 @@ def replay(
         try:
             data = main.read_bytes()
             adapter.reset()
+            pristine = _snapshot(Path(scratch))
             for target in chosen:
                 if ("store" if kind == "db" else "file") not in target.kinds:
                     continue
-                fn = target.bind(original)
-                result = _traced(fn, data, name, target.name, show)
+                result = run_target(target.bind(original), data, name, -1, target.name)
+                if _read_only(result, pristine, Path(scratch)):
+                    put_in_place()
+                _show(result, target.bind(original), data, name, show)
                 results.append(result)
         finally:
             os.chdir(here)
@@ -843,6 +888,71 @@ def _replay_child(
     conn.send(results)
 
 
+@dataclass(frozen=True)
+class ReplayJob:
+    """One saved file through one target, in a child process (see :func:`run_many`)."""
+
+    path: Path
+    target: str
+    timeout: float
+    original: str | None = None
+    session: str | None = None
+
+
+def run_many(
+    jobs: Sequence[ReplayJob], *, processes: int = 2, memory_cap_mb: int = 3_072
+) -> list[Outcome]:
+    """:func:`replay` each job in a forked child with its time limit, ``processes`` at a time.
+
+    Results come back in the order of ``jobs``; a child still running at its
+    limit is killed (``hang``), one that dies without a result is a ``crash``.
+    """
+    context = multiprocessing.get_context("fork")
+    results: list[Outcome | None] = [None] * len(jobs)
+    running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, float]] = {}
+    waiting = list(range(len(jobs)))[::-1]
+
+    def finish(n: int, result: Outcome) -> None:
+        process, conn, _ = running.pop(n)
+        if process.is_alive():
+            process.kill()
+        process.join(5)
+        conn.close()
+        results[n] = result
+
+    while waiting or running:
+        while waiting and len(running) < max(1, processes):
+            n = waiting.pop()
+            job = jobs[n]
+            parent, child = context.Pipe()
+            process = context.Process(
+                target=_replay_child,
+                args=(child, job.path, job.target, job.original, job.session, memory_cap_mb),
+                daemon=True,
+            )
+            process.start()
+            child.close()
+            running[n] = (process, parent, time.monotonic() + job.timeout)
+        soonest = min(deadline for _, _, deadline in running.values())
+        ready = multiprocessing.connection.wait(
+            [conn for _, conn, _ in running.values()], timeout=max(0.0, soonest - time.monotonic())
+        )
+        for n in list(running):
+            _, conn, deadline = running[n]
+            job = jobs[n]
+            if conn in ready:
+                try:
+                    got = conn.recv()
+                    result = got[0] if got else Outcome(-1, job.target, outcome.SKIPPED)
+                except (EOFError, OSError):
+                    result = Outcome(-1, job.target, outcome.CRASH, "signal", "the process died")
+                finish(n, result)
+            elif time.monotonic() > deadline:
+                message = f"no result after {job.timeout:.1f} s"
+                finish(n, Outcome(-1, job.target, outcome.HANG, "timeout", message))
+    return [r for r in results if r is not None]
+
+
 def run_isolated(
     path: Path,
     target_names: Sequence[str],
@@ -853,45 +963,22 @@ def run_isolated(
     memory_cap_mb: int = 3_072,
 ) -> list[Outcome]:
     """:func:`replay`, each target in a forked process with a time limit and a memory cap."""
-    context = multiprocessing.get_context("fork")
-    results: list[Outcome] = []
-    for target in target_names:
-        parent, child = context.Pipe()
-        process = context.Process(
-            target=_replay_child,
-            args=(child, path, target, original, session, memory_cap_mb),
-            daemon=True,
-        )
-        process.start()
-        child.close()
-        try:
-            if parent.poll(timeout):
-                results += parent.recv()
-            else:
-                results.append(Outcome(-1, target, outcome.HANG, "timeout", f"{timeout:g} s"))
-        except EOFError:
-            results.append(Outcome(-1, target, outcome.CRASH, "signal", "the process died"))
-        finally:
-            if process.is_alive():
-                process.kill()
-            process.join(5)
-            parent.close()
-    return results
+    jobs = [ReplayJob(path, t, timeout, original, session) for t in target_names]
+    return run_many(jobs, processes=1, memory_cap_mb=memory_cap_mb)
 
 
-def _traced(
-    fn: adapter.TargetFn, data: bytes, name: str, target: str, show: Callable[[str], None]
-) -> Outcome:
-    result = run_target(fn, data, name, -1, target)
-    show(f"{target}: {result.cls} {result.exc_type} {result.frame} ({result.elapsed:.2f} s)")
+def _show(
+    result: Outcome, fn: adapter.TargetFn, data: bytes, name: str, show: Callable[[str], None]
+) -> None:
+    """Say how a replayed target ended; for an unexpected exception, run it again for the trace."""
+    show(f"{result.target}: {result.cls} {result.exc_type} {result.frame} ({result.elapsed:.2f} s)")
     if result.message:
         show(f"    {result.message}")
     if result.cls == outcome.UNEXPECTED and result.exc_type != "cli":
         try:
             fn(data, name)
-        except Exception:
+        except Exception:  # shown, not handled
             show("".join(traceback.format_exc(limit=-12)))
-    return result
 
 
 def _stem(name: str) -> str:

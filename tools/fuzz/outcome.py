@@ -20,6 +20,7 @@ BLOWUP: Final = "blowup"  # output beyond the budget, or peak memory beyond the 
 MEMORY: Final = "memory"  # MemoryError (the worker's address space is capped)
 DISAGREE: Final = "disagree"  # two code paths gave the same bytes different verdicts
 CRASH: Final = "crash"  # the worker process died (a signal, an abort) without a Python exception
+WROTE: Final = "wrote"  # the target changed the files it read, or created files beside them
 SKIPPED: Final = "skipped"  # not run: it needs a loaded checkpoint and the load was refused
 
 CLASSES: Final = (
@@ -31,6 +32,7 @@ CLASSES: Final = (
     BLOWUP,
     MEMORY,
     DISAGREE,
+    WROTE,
     CRASH,
     SKIPPED,
 )

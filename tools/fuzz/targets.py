@@ -246,7 +246,7 @@ def load(data: bytes, name: str) -> TargetResult:
 def _kind(error: FoldctlError) -> str:
     """What an error says, without the numbers and quoted values that vary from file to file."""
     what = getattr(error, "what", str(error))
-    return re.sub(r'"[^"]*"|\'[^\']*\'|\d+', "#", what)[:60]
+    return re.sub(r'0x[0-9a-fA-F]+|"[^"]*"|\'[^\']*\'|(?<![A-Za-z-])-?\d[\d.e+]*', "#", what)[:60]
 
 
 def resolve_all(data: bytes, name: str) -> TargetResult:
