@@ -266,6 +266,17 @@ def _changes(before: dict[str, str], after: dict[str, str]) -> str:
     return "; ".join(parts)
 
 
+def _memory_blowup(result: Outcome, grown: int, soft_mb: int, size: int) -> bool:
+    """Peak RSS grew past ``soft_mb`` MB plus 50x the input: a ``blowup``. Did it?"""
+    soft = (soft_mb << 20) + outcome.OUTPUT_FACTOR * size
+    if grown <= soft:
+        return False
+    if result.cls in outcome.BENIGN:
+        result.cls, result.exc_type = outcome.BLOWUP, "memory"
+        result.message = f"peak memory grew by {grown >> 20} MB (limit {soft >> 20} MB)"
+    return True
+
+
 def _read_only(result: Outcome, before: dict[str, str], directory: Path) -> bool:
     """Evidence is read-only: a target that changed the case's files ``wrote``. Changed?"""
     changes = _changes(before, _snapshot(directory))
@@ -349,13 +360,8 @@ def _worker(
             if _read_only(result, pristine, workdir):  # put the case back as it was
                 _clear(workdir)
                 mutant.write(workdir)
-            grown = _maxrss_bytes() - baseline
-            soft = (config.memory_soft_mb << 20) + outcome.OUTPUT_FACTOR * case_size
-            if grown > soft:
-                recycle = True
-                if result.cls in outcome.BENIGN:
-                    result.cls, result.exc_type = outcome.BLOWUP, "memory"
-                    result.message = f"peak memory grew by {grown >> 20} MB (limit {soft >> 20} MB)"
+            if _memory_blowup(result, _maxrss_bytes() - baseline, config.memory_soft_mb, case_size):
+                recycle = True  # the peak is a high-water mark: start a fresh worker
             if result.cls == outcome.MEMORY:
                 recycle = True
             if target.name == "resolve":
@@ -471,17 +477,7 @@ class Harness:
 
     def _stop(self, slot: _Slot, *, hung: bool) -> str:
         """End a worker; for a hung one, first ask for its stack. Returns the stack text."""
-        stack = ""
-        if hung and slot.process.pid is not None and slot.process.is_alive():
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(slot.process.pid, signal.SIGUSR1)
-            waited = time.monotonic() + 0.5
-            while time.monotonic() < waited:  # the dump takes a few milliseconds
-                with contextlib.suppress(OSError):
-                    stack = (slot.directory / "stack.txt").read_text(errors="replace")
-                if "in <module>" in stack:  # the outermost frame: the dump is complete
-                    break
-                time.sleep(0.02)
+        stack = _dump_stack(slot.process, slot.directory / "stack.txt") if hung else ""
         if slot.process.is_alive():
             slot.process.kill()
         slot.process.join(5)
@@ -821,6 +817,7 @@ def replay(
     original: str | None = None,
     session: str | None = None,
     show: Callable[[str], None] = print,
+    memory_soft_mb: int = 768,
 ) -> list[Outcome]:
     """Run a saved mutant (and its side files) through targets in this process.
 
@@ -863,7 +860,10 @@ def replay(
             for target in chosen:
                 if ("store" if kind == "db" else "file") not in target.kinds:
                     continue
+                before = _maxrss_bytes()
                 result = run_target(target.bind(original), data, name, -1, target.name)
+                grown = _maxrss_bytes() - before  # a high-water mark: exact in a fresh process
+                _memory_blowup(result, grown, memory_soft_mb, outcome.input_size(data))
                 if _read_only(result, pristine, Path(scratch)):
                     put_in_place()
                 _show(result, target.bind(original), data, name, show)
@@ -880,10 +880,13 @@ def _replay_child(
     original: str | None,
     session: str | None,
     memory_cap_mb: int,
+    stack_path: str,
 ) -> None:
     cap = memory_cap_mb << 20
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    stack_file = open(stack_path, "w")  # noqa: SIM115 - open until the process ends
+    faulthandler.register(signal.SIGUSR1, file=stack_file, all_threads=False)
     results = replay(path, [target], original=original, session=session, show=lambda _: None)
     conn.send(results)
 
@@ -910,6 +913,7 @@ def run_many(
     context = multiprocessing.get_context("fork")
     results: list[Outcome | None] = [None] * len(jobs)
     running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, float]] = {}
+    stacks = Path(tempfile.mkdtemp(prefix="foldctl-replay-stacks-"))
     waiting = list(range(len(jobs)))[::-1]
 
     def finish(n: int, result: Outcome) -> None:
@@ -927,7 +931,15 @@ def run_many(
             parent, child = context.Pipe()
             process = context.Process(
                 target=_replay_child,
-                args=(child, job.path, job.target, job.original, job.session, memory_cap_mb),
+                args=(
+                    child,
+                    job.path,
+                    job.target,
+                    job.original,
+                    job.session,
+                    memory_cap_mb,
+                    str(stacks / f"{n}.txt"),
+                ),
                 daemon=True,
             )
             process.start()
@@ -949,8 +961,27 @@ def run_many(
                 finish(n, result)
             elif time.monotonic() > deadline:
                 message = f"no result after {job.timeout:.1f} s"
-                finish(n, Outcome(-1, job.target, outcome.HANG, "timeout", message))
+                frame = _stack_frame(_dump_stack(running[n][0], stacks / f"{n}.txt"))
+                finish(n, Outcome(-1, job.target, outcome.HANG, "timeout", message, frame))
+    shutil.rmtree(stacks, ignore_errors=True)
     return [r for r in results if r is not None]
+
+
+def _dump_stack(process: multiprocessing.process.BaseProcess, stack_file: Path) -> str:
+    """Ask a live process for its Python stack (faulthandler on SIGUSR1) and read it."""
+    stack = ""
+    if process.pid is None or not process.is_alive():
+        return stack
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(process.pid, signal.SIGUSR1)
+    waited = time.monotonic() + 0.5
+    while time.monotonic() < waited:  # the dump takes a few milliseconds
+        with contextlib.suppress(OSError):
+            stack = stack_file.read_text(errors="replace")
+        if "in <module>" in stack:  # the outermost frame: the dump is complete
+            break
+        time.sleep(0.02)
+    return stack
 
 
 def run_isolated(
