@@ -3,7 +3,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench claims-score docs samples screenshot clean
+.PHONY: demo test lint bench claims-score docs samples screenshot clean fuzz fuzz-sample
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,3 +46,15 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The mutation fuzzer (docs/fuzzing.md): N mutants from SEED, reproducers in fuzz-out/.
+N      ?= 2000
+SEED   ?= 1
+JOBS   ?= 2
+FUZZ_ARGS ?=
+
+fuzz: $(STAMP)
+	$(BIN)/python -m tools.fuzz run -n $(N) --seed $(SEED) --jobs $(JOBS) $(FUZZ_ARGS)
+
+fuzz-sample: $(STAMP)
+	$(BIN)/pytest tests/fuzz -m fuzz

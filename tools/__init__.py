@@ -1,0 +1,1 @@
+"""Development tooling that lives outside the foldctl package (fuzzing)."""

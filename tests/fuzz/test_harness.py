@@ -1,0 +1,224 @@
+"""The fuzzer itself: deterministic mutants, classified outcomes, hangs and crashes caught."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from tools.fuzz import harness, mutators, outcome
+from tools.fuzz import targets as adapter
+from tools.fuzz.outcome import TargetResult
+
+pytestmark = pytest.mark.fuzz
+
+FUZZ = Path(harness.__file__).parent
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[mutators.Seed]:
+    return mutators.load_corpus(max_seed_bytes=200_000)
+
+
+def test_only_the_adapter_imports_foldctl() -> None:
+    importers = set()
+    for path in FUZZ.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            if any(n == "foldctl" or n.startswith("foldctl.") for n in names):
+                importers.add(path.name)
+    assert importers == {"targets.py"}
+
+
+def test_corpus_skips_oracles_and_finds_every_kind(corpus: list[mutators.Seed]) -> None:
+    assert not [s for s in corpus if s.name.endswith(".expected.json")]
+    assert {s.kind for s in corpus} == {"json", "gz", "db"}
+
+
+def test_mutants_are_deterministic(corpus: list[mutators.Seed]) -> None:
+    for index in range(60):
+        a = mutators.make_mutant(corpus, 5, index, mutators.QUICK)
+        b = mutators.make_mutant(corpus, 5, index, mutators.QUICK)
+        assert a.chain == b.chain
+        if not any(step.startswith("wal(") for step in a.chain):  # a WAL holds random salts
+            assert a.data == b.data, a.chain
+
+
+def test_every_json_mutator_writes_bytes(corpus: list[mutators.Seed]) -> None:
+    seed = next(s for s in corpus if s.name.endswith("nested_chain.json"))
+    for name, (fn, _) in mutators.JSON_MUTATORS.items():
+        doc = mutators.Doc(json.loads(seed.text))
+        label = fn(random.Random(name), doc, mutators.QUICK, lambda: mutators.Doc({"a": [1]}))
+        assert label.startswith(name.split("-")[0]), (name, label)
+        assert isinstance(doc.to_bytes(), bytes)
+
+
+def test_raw_markers_are_written_verbatim() -> None:
+    doc = mutators.Doc({"role": "user", "content": "x"})
+    doc.value = {doc.marker(b'"role"'): "assistant", **doc.value}
+    doc.value["n"] = doc.marker(b"1e400")
+    doc.value["content"] = "a" + doc.marker(b"\xff", quoted=False) + "b"
+    assert doc.to_bytes() == b'{"role":"assistant","role":"user","content":"a\xffb","n":1e400}'
+
+
+def test_lone_surrogates_are_written_as_escapes() -> None:
+    assert mutators.dump({"c": "a\ud800b"}) == b'{"c":"a\\ud800b"}'
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("a\x1b[31m", "ESC"),
+        ("\x00", "NUL"),
+        ("a\rb", "CR"),
+        ("\x9b", "C1"),
+        ("\x7f", "DEL"),
+        ("\u202e", "bidi"),
+        ("\u2066", "bidi"),
+        ("\u061c", "bidi"),
+        ("\ud800", "lone-surrogate"),
+    ],
+)
+def test_unsafe_characters_are_found(text: str, kind: str) -> None:
+    found = outcome.unsafe_char("ok " + text)
+    assert found is not None and found[1] == kind
+
+
+def test_tab_newline_and_printable_text_are_safe() -> None:
+    assert outcome.unsafe_char("a\tb\nc \u00e9 \u6458\u8981 \U0001f600 \\x1b") is None
+
+
+def test_a_multi_line_error_is_unsafe() -> None:
+    assert outcome.error_problem("f.json: bad") is None
+    assert outcome.error_problem("f.json: bad\nfoldctl: error: forged") is not None
+
+
+def _outcome(fn: adapter.TargetFn) -> harness.Outcome:
+    return harness.run_target(fn, b"{}", "x.json", 0, "t")
+
+
+def test_run_target_classifies_how_a_target_ends() -> None:
+    def refused(data: bytes, name: str) -> TargetResult:
+        raise adapter.EXPECTED_ERROR("x.json: byte 0: not JSON")
+
+    def forged(data: bytes, name: str) -> TargetResult:
+        raise adapter.EXPECTED_ERROR("x.json: bad\nfoldctl: error: forged")
+
+    def crashed(data: bytes, name: str) -> TargetResult:
+        raise TypeError("'bool' object is not iterable")
+
+    def too_big(data: bytes, name: str) -> TargetResult:
+        raise outcome.OutputBudgetExceeded("expand text", 10)
+
+    def out_of_memory(data: bytes, name: str) -> TargetResult:
+        raise MemoryError
+
+    def unsafe_text(data: bytes, name: str) -> TargetResult:
+        return TargetResult(text_outputs=["ok", "bad \x1b]0;t\x07"])
+
+    def disagree(data: bytes, name: str) -> TargetResult:
+        return TargetResult(disagreement="fast path loads what the exact path refuses")
+
+    def fine(data: bytes, name: str) -> TargetResult:
+        return TargetResult(["plain\ttext\n"], [b"\x1b is fine in JSON"])
+
+    assert _outcome(refused).cls == outcome.REFUSED
+    assert _outcome(forged).cls == outcome.UNSAFE
+    crash = _outcome(crashed)
+    assert (crash.cls, crash.exc_type) == (outcome.UNEXPECTED, "TypeError")
+    assert _outcome(too_big).cls == outcome.BLOWUP
+    assert _outcome(out_of_memory).cls == outcome.MEMORY
+    assert _outcome(unsafe_text).exc_type == "ESC"
+    assert _outcome(disagree).cls == outcome.DISAGREE
+    assert _outcome(fine).cls == outcome.ACCEPTED
+
+
+def test_innermost_foldctl_frame_is_named() -> None:
+    from foldctl.load.exact import load_document
+
+    try:
+        load_document([], "x.json")
+    except adapter.EXPECTED_ERROR as e:
+        frame = harness.innermost_frame(e.__traceback__)
+    assert frame.startswith("foldctl/load/exact.py:") and " in " in frame
+
+
+def test_pristine_samples_pass_the_core_targets(
+    corpus: list[mutators.Seed], tmp_path: Path
+) -> None:
+    names = ("load", "resolve", "show", "expand-text", "expand-jsonl", "tables", "verify")
+    for seed in corpus:
+        if seed.kind == "db" or seed.name.startswith("conformance/"):
+            continue
+        path = tmp_path / seed.path.name
+        path.write_bytes(seed.raw)
+        for result in harness.replay(path, names, show=lambda _: None):
+            assert result.cls == outcome.ACCEPTED, (seed.name, result)
+
+
+def _sleepy(data: bytes, name: str) -> TargetResult:
+    time.sleep(30)
+    return TargetResult()
+
+
+def _dies(data: bytes, name: str) -> TargetResult:
+    os._exit(3)
+
+
+def _greedy(data: bytes, name: str) -> TargetResult:
+    block = b"x" * (1 << 34)  # 16 GB: past the cap
+    return TargetResult(machine_outputs=[block])
+
+
+def _fine(data: bytes, name: str) -> TargetResult:
+    return TargetResult(["ok"])
+
+
+def _writes(data: bytes, name: str) -> TargetResult:
+    Path(name.partition("#")[0] + "-wal").write_bytes(b"")  # evidence must stay read-only
+    return TargetResult()
+
+
+def _sees_pristine_files(data: bytes, name: str) -> TargetResult:
+    files = sorted(p.name for p in Path.cwd().iterdir() if p.name != "stack.txt")
+    assert not any(f.endswith("-wal") for f in files), files
+    return TargetResult(["ok"])
+
+
+def test_the_pool_catches_hangs_crashes_and_memory(
+    corpus: list[mutators.Seed], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    both = frozenset({"file", "store"})
+    fake = (
+        adapter.Target("resolve", _fine, both, needs_graph=False),
+        adapter.Target("sleepy", _sleepy, both, needs_graph=False),
+        adapter.Target("dies", _dies, both, needs_graph=False),
+        adapter.Target("greedy", _greedy, both, needs_graph=False),
+        adapter.Target("writes", _writes, frozenset({"file"}), needs_graph=False),
+        adapter.Target("after", _sees_pristine_files, frozenset({"file"}), needs_graph=False),
+    )
+    monkeypatch.setattr(adapter, "TARGETS", fake)
+    monkeypatch.setattr(adapter, "TARGET_NAMES", tuple(t.name for t in fake))
+    config = harness.Config(
+        seed=3,
+        count=2, timeout=0.5, timeout_per_mb=0, memory_cap_mb=1024, out_dir=tmp_path / "out",
+        max_hangs_per_case=5, progress=False, cli_every=0, max_seed_bytes=200_000, quick=True,
+    )  # fmt: skip
+    summary = harness.Harness(config, corpus).run()
+    by_target = {t: dict(c) for t, c in summary.by_target.items()}
+    assert by_target["sleepy"] == {outcome.HANG: 2}
+    assert by_target["dies"] == {outcome.CRASH: 2}
+    assert by_target["greedy"] == {outcome.MEMORY: 2}
+    assert by_target["writes"] == {outcome.WROTE: 2}
+    assert by_target["after"] == {outcome.ACCEPTED: 2}  # the case goes on, its files restored
+    saved = sorted(p.name for p in (tmp_path / "out").glob("*.meta.json"))
+    assert len(saved) == 4  # one reproducer per signature, two cases each
