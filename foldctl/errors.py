@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from foldctl.termsafe import one_line
+
 
 class ExitStatus(IntEnum):
     OK = 0
@@ -12,9 +14,18 @@ class ExitStatus(IntEnum):
 
 
 class FoldctlError(Exception):
-    """An expected failure: one line on stderr and exit status 2."""
+    """An expected failure: one line on stderr and exit status 2.
+
+    Its text is always one line a terminal shows as written: a value quoted in it
+    (a file name, a key, a field's content) has its line breaks and control
+    characters escaped, so it can neither start a second, forged error line nor
+    drive the terminal.
+    """
 
     exit_status = ExitStatus.ERROR
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class InputError(FoldctlError):
@@ -26,6 +37,8 @@ class InputError(FoldctlError):
     """
 
     def __init__(self, source: str, where: str, what: str) -> None:
+        # Each part may quote the input (a file name, a key): kept one safe line each.
+        source, where, what = one_line(source), one_line(where), one_line(what)
         self.source = source
         self.where = where
         self.what = what

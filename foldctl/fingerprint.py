@@ -9,7 +9,6 @@ and are written as lowercase hex of the digest.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Final
 
@@ -20,12 +19,11 @@ _FNV_PRIME: Final = 0x01000193
 _MASK: Final = 0xFFFFFFFF
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def fnv1a32(content: str) -> str:
     """32-bit FNV-1a over UTF-16 code units, unpadded lowercase hex.
 
-    Pure Python (about 10 MB/s); only frames are fingerprinted, and each frame
-    once per run thanks to the cache (detection and the join both ask; 65,536 frames).
+    Pure Python (about 10 MB/s); only frames are fingerprinted, and each frame once
+    per scheme (:class:`foldctl.graph.resolve.FramePrints` keeps what was computed).
     """
     h = _FNV_OFFSET
     if content.isascii():

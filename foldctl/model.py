@@ -50,7 +50,28 @@ class Span:
     removed_stage_ids: tuple[str, ...]
     retained: Retention
     messages: Sequence[Message] | None  # a list, or lazily decoded raw JSON (fastload)
-    raw: dict[str, Any]
+    #: the stored JSON object, when it holds more than the fields above (the exact path
+    #: keeps it); None when it holds exactly them (the fast path): see :meth:`stored`
+    raw: dict[str, Any] | None
+
+    def stored(self) -> dict[str, Any]:
+        """The span's JSON object as stored (built from the fields when not kept: a
+        checkpoint of 10,000 spans holds no second copy of each)."""
+        if self.raw is not None:
+            return self.raw
+        out: dict[str, Any] = {
+            "summaryFingerprint": self.fingerprint,
+            "runId": self.run_id,
+            "iteration": self.iteration,
+            "foldedAtMs": self.folded_at_ms,
+            "model": self.model,
+            "messageCount": self.message_count,
+            "removedStageIds": list(self.removed_stage_ids),
+            "retained": self.retained,
+        }
+        if self.messages is not None:
+            out["messages"] = self.messages
+        return out
 
 
 class Origin:

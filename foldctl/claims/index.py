@@ -813,23 +813,39 @@ def _json_count(value: Any, number: int, stem: str, depth: int = 0) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
+#: A key this short occurs everywhere inside longer numbers; it is searched with a pattern
+#: that skips those in C.  A longer key is rare enough to check occurrence by occurrence
+#: (and compiling a pattern for each of thousands of distinct keys costs more).
+_SHORT_KEY: Final = 2
+
+
+@lru_cache(maxsize=256)
 def _token_pattern(key: str) -> re.Pattern[str]:
     """``key`` with no ASCII digit or dot after it (a literal first, so the engine
     jumps from one occurrence to the next in C)."""
     return re.compile(rf"{re.escape(key)}(?![0-9.])")
 
 
+def _candidates(text: str, key: str) -> Iterator[int]:
+    if len(key) <= _SHORT_KEY:
+        for match in _token_pattern(key).finditer(text):
+            yield match.start()
+        return
+    index = text.find(key)
+    while index >= 0:
+        yield index
+        index = text.find(key, index + len(key))
+
+
 def _occurrences(text: str, key: str) -> Iterator[int]:
     """Where ``key`` occurs in ``text`` as a whole number token (digits and dots)."""
     found = 0
-    end_of = len(key)
-    for match in _token_pattern(key).finditer(text):
-        index = match.start()
-        end = index + end_of
+    size = len(key)
+    for index in _candidates(text, key):
+        end = index + size
         if index and (text[index - 1] == "." or text[index - 1].isdigit()):
             continue
-        if end < len(text) and text[end].isdigit():  # a digit of another script
+        if end < len(text) and (text[end] == "." or text[end].isdigit()):
             continue
         yield index
         found += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from foldctl.fingerprint import require_scheme
-from foldctl.graph.resolve import FoldGraph, detect_scheme, resolve
+from foldctl.graph.resolve import FoldGraph, FramePrints, detect_scheme, resolve
 from foldctl.load.checkpoint import load_source
 from foldctl.model import Checkpoint
 from foldctl.sources.evidence import Stored, evidence_path, hash_stored, signature
@@ -12,11 +12,12 @@ from foldctl.sources.files import SourceSpec
 
 def join(checkpoint: Checkpoint, scheme: str | None = None) -> tuple[FoldGraph, str]:
     """Join a loaded checkpoint; ``scheme=None`` detects it. Returns (graph, scheme note)."""
+    prints = FramePrints(checkpoint)  # detection's fingerprints, reused by the join
     if scheme is None:
-        scheme, note = detect_scheme(checkpoint)
+        scheme, note = detect_scheme(checkpoint, prints)
     else:
         note = "forced"
-    return resolve(checkpoint, require_scheme(scheme)), note
+    return resolve(checkpoint, require_scheme(scheme), prints), note
 
 
 def open_graph(source: SourceSpec, scheme: str | None = None) -> tuple[FoldGraph, str]:

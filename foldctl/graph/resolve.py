@@ -24,7 +24,7 @@ from typing import Literal
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
 from foldctl.graph.locators import Container, message_locator
-from foldctl.model import Checkpoint, Message, Span, frame_indices, is_frame
+from foldctl.model import Checkpoint, Message, Span, frame_indices
 
 Placement = Literal["placed", "detached", "orphan"]
 
@@ -97,18 +97,48 @@ class FoldGraph:
         return self.locator_of(place.container, place.frame_index)
 
 
+class FramePrints:
+    """Every frame of a checkpoint and its fingerprint under each scheme asked for, each
+    computed once: scheme detection and the join both ask, and ``fnv1a32`` is pure
+    Python.  Only the fingerprints are kept, never the frames' text (decoded again when
+    another scheme is asked for), so a checkpoint of 10,000 summaries holds 10,000 short
+    strings here, not its summaries a second time."""
+
+    def __init__(self, checkpoint: Checkpoint) -> None:
+        self.checkpoint = checkpoint
+        places: list[tuple[Container, int]] = [(None, i) for i in frame_indices(checkpoint.history)]
+        for span in checkpoint.spans:
+            if span.messages is not None:
+                places += [(span.index, i) for i in frame_indices(span.messages)]
+        self.places = places
+        self._by_scheme: dict[str, dict[tuple[Container, int], str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def of(self, scheme: str) -> dict[tuple[Container, int], str]:
+        """Each frame's fingerprint under ``scheme``, by where the frame is."""
+        found = self._by_scheme.get(scheme)
+        if found is None:
+            fingerprint = SCHEMES[scheme]
+            history = self.checkpoint.history
+            spans = self.checkpoint.spans
+            found = {}
+            for container, i in self.places:
+                messages = history if container is None else spans[container].messages
+                assert messages is not None
+                found[(container, i)] = fingerprint(messages[i]["content"])
+            self._by_scheme[scheme] = found
+        return found
+
+
 def _scan_frames(
-    checkpoint: Checkpoint, scheme: str, first: dict[str, int]
+    prints: FramePrints, scheme: str, first: dict[str, int]
 ) -> dict[tuple[Container, int], FrameRef]:
-    fingerprint = SCHEMES[scheme]
-    frames: dict[tuple[Container, int], FrameRef] = {}
-    containers: list[tuple[Container, Sequence[Message]]] = [(None, checkpoint.history)]
-    containers += [(s.index, s.messages) for s in checkpoint.spans if s.messages is not None]
-    for container, messages in containers:
-        for i in frame_indices(messages):
-            fp = fingerprint(messages[i]["content"])
-            frames[(container, i)] = FrameRef(container, i, fp, first.get(fp))
-    return frames
+    return {
+        (container, i): FrameRef(container, i, fp, first.get(fp))
+        for (container, i), fp in prints.of(scheme).items()
+    }
 
 
 def _find_cycles(
@@ -196,14 +226,17 @@ def _spread(
                 queue.append(target)
 
 
-def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
-    """Join every frame to its span and place every span. Linear in the checkpoint's size."""
+def resolve(
+    checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME, prints: FramePrints | None = None
+) -> FoldGraph:
+    """Join every frame to its span and place every span. Linear in the checkpoint's size.
+    ``prints`` holds fingerprints already computed (by :func:`detect_scheme`)."""
     spans = checkpoint.spans
     by_fp: dict[str, list[int]] = {}
     for span in spans:
         by_fp.setdefault(span.fingerprint, []).append(span.index)
     first = {fp: ids[0] for fp, ids in by_fp.items()}
-    frames = _scan_frames(checkpoint, scheme, first)
+    frames = _scan_frames(prints or FramePrints(checkpoint), scheme, first)
 
     children: dict[Container, list[FrameRef]] = {}
     for ref in frames.values():
@@ -284,41 +317,32 @@ def resolve(checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME) -> FoldGraph:
     )
 
 
-def _frame_contents(checkpoint: Checkpoint) -> list[str]:
-    contents = [m["content"] for m in checkpoint.history if is_frame(m)]
-    for span in checkpoint.spans:
-        messages = span.messages or ()
-        contents += [messages[i]["content"] for i in frame_indices(messages)]
-    return contents
-
-
-def scheme_joins(checkpoint: Checkpoint) -> dict[str, int]:
+def scheme_joins(checkpoint: Checkpoint, prints: FramePrints | None = None) -> dict[str, int]:
     """How many frames each scheme joins to some span (for detection and reporting)."""
+    prints = prints or FramePrints(checkpoint)
     fingerprints = {span.fingerprint for span in checkpoint.spans}
-    contents = _frame_contents(checkpoint)
     return {
-        name: sum(1 for c in contents if scheme(c) in fingerprints)
-        for name, scheme in SCHEMES.items()
+        name: sum(1 for fp in prints.of(name).values() if fp in fingerprints) for name in SCHEMES
     }
 
 
-def detect_scheme(checkpoint: Checkpoint) -> tuple[str, str]:
+def detect_scheme(checkpoint: Checkpoint, prints: FramePrints | None = None) -> tuple[str, str]:
     """The scheme that joins this checkpoint's frames, and how it was chosen.
 
     The reference scheme is tried first and kept when it joins every frame.
     Otherwise the scheme joining the most frames wins (ties go to the earlier
     scheme); when none joins any frame, the reference scheme is used and the
     note says so.  When frames join under more than one scheme the note
-    starts with ``mixed:`` and gives each scheme's count.
+    starts with ``mixed:`` and gives each scheme's count.  ``prints`` keeps the
+    fingerprints computed, for the join to reuse.
     """
-    contents = _frame_contents(checkpoint)
-    if not contents or not checkpoint.spans:
+    prints = prints or FramePrints(checkpoint)
+    if not len(prints) or not checkpoint.spans:
         return DEFAULT_SCHEME, "no frames to join; reference scheme assumed"
     fingerprints = {span.fingerprint for span in checkpoint.spans}
-    reference = SCHEMES[DEFAULT_SCHEME]
-    if all(reference(c) in fingerprints for c in contents):
+    if all(fp in fingerprints for fp in prints.of(DEFAULT_SCHEME).values()):
         return DEFAULT_SCHEME, "detected: joins every frame"
-    joins = scheme_joins(checkpoint)
+    joins = scheme_joins(checkpoint, prints)
     best = max(joins, key=lambda name: joins[name])
     if joins[best] == 0:
         return DEFAULT_SCHEME, "no scheme joins any frame; reference scheme assumed"
@@ -327,7 +351,7 @@ def detect_scheme(checkpoint: Checkpoint) -> tuple[str, str]:
         # Some frames join under one scheme, others under another: say so, pick none silently.
         counts = ", ".join(f"{name} joins {joins[name]}" for name in joining)
         return best, (
-            f"mixed: {counts} of {len(contents)} frames; using {best} (the most), "
+            f"mixed: {counts} of {len(prints)} frames; using {best} (the most), "
             "force one with --scheme"
         )
-    return best, f"detected: joins {joins[best]} of {len(contents)} frames"
+    return best, f"detected: joins {joins[best]} of {len(prints)} frames"

@@ -20,7 +20,7 @@ message for two events.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -93,14 +93,15 @@ def expansion_size(graph: FoldGraph, *, replays: Replays = "full") -> int:
 
 def expansion_limit(graph: FoldGraph) -> int:
     """The most messages one expansion may print: ten times the messages the record holds,
-    plus 100,000 (or ``FOLDCTL_MAX_EXPANSION``)."""
+    plus 1,000 (or ``FOLDCTL_MAX_EXPANSION``): a record without replays expands to exactly
+    the messages it holds, so only replays of replays come near it."""
     import os
 
     value = os.environ.get(MAX_EXPANSION_ENV, "")
     if value.strip().isdigit():
         return int(value)
     stored = len(graph.checkpoint.history) + sum(len(s.messages or ()) for s in graph.spans)
-    return 10 * stored + 100_000
+    return 10 * stored + 1_000
 
 
 def check_expansion(
@@ -117,6 +118,10 @@ def check_expansion(
             f"spans again and again) but the limit is {bound:,}; print each replay as a "
             f"reference to its first placement, or raise the limit ({MAX_EXPANSION_ENV})",
         )
+
+
+#: Every this many levels of nesting, a container keeps its chain (see Context.chain).
+_CHAIN_STEP: Final = 64
 
 
 class Context:
@@ -151,27 +156,36 @@ class Context:
         outer = parent.outermost if parent is not None else None
         self.outermost: int | None = outer if outer is not None else span
         self._chain: tuple[int, ...] | None = None
-        if parent is not None:
-            parent._chain = None  # see chain(): only the container being read keeps one
+        if parent is not None and parent.depth % _CHAIN_STEP:
+            parent._chain = None  # see chain(): only milestones and the current one keep one
 
     def chain(self) -> tuple[int, ...]:
         """Span indices entered to reach this container, outermost first.
 
-        Kept once built, so the rows of a container share one tuple: O(depth) per
-        container entered, not per row.  Entering a nested container drops its
-        parent's tuple (rebuilt when the walk returns to it), so a chain a
-        thousand deep holds one tuple, not a thousand of growing length.
+        Kept once built, so the rows of a container share one tuple.  Every
+        :data:`_CHAIN_STEP`-th level keeps its tuple while it is open, so a chain is
+        built from the nearest such ancestor (a few steps and one tuple copy) rather than
+        by walking a thousand parents; any other container drops its tuple when the
+        walk enters a nested one, so a chain 10,000 deep holds about 150 tuples, not
+        10,000 of growing length.
         """
-        if self._chain is None:
-            spans: list[int] = []
-            ctx: Context | None = self
-            while ctx is not None:
-                if ctx.span is not None:
-                    spans.append(ctx.span)
-                ctx = ctx.parent
-            spans.reverse()
-            self._chain = tuple(spans)
-        return self._chain
+        if self._chain is not None:
+            return self._chain
+        pending: list[Context] = []  # containers without a tuple, innermost first
+        ctx: Context | None = self
+        while ctx is not None and ctx._chain is None:
+            pending.append(ctx)
+            ctx = ctx.parent
+        chain = ctx._chain if ctx is not None and ctx._chain is not None else ()
+        added: list[int] = []  # spans entered since the last tuple was built
+        for ctx in reversed(pending):
+            if ctx.span is not None:
+                added.append(ctx.span)
+            if ctx is self or ctx.depth % _CHAIN_STEP == 0:
+                chain = (*chain, *added)  # one copy per tuple kept, not one per level
+                added.clear()
+                ctx._chain = chain
+        return chain
 
     @property
     def frame_locator(self) -> str | None:
@@ -258,13 +272,15 @@ def walk(
     spans = graph.spans
     root = start or Context(None, None, None, 0)
     limit = None if max_depth is None else root.depth + max_depth
-    stack: list[tuple[Context, Iterator[tuple[int, Message]]]] = []
+    # (container, its messages, the next index): an index, not an iterator, since an
+    # enumerate() keeps its last item, and a chain 10,000 deep would keep 10,000 frames.
+    stack: list[tuple[Context, Sequence[Message], list[int]]] = []
     on_path: set[int] = set()
     placed: dict[int, int] = {}  # span -> placements so far
     first_frame: dict[int, str | None] = {}
 
     def enter(ctx: Context, why: str = "") -> FoldStart | None:
-        stack.append((ctx, enumerate(graph.container_messages(ctx.span))))
+        stack.append((ctx, graph.container_messages(ctx.span), [0]))
         if ctx.span is None:
             return None
         on_path.add(ctx.span)
@@ -280,15 +296,16 @@ def walk(
     if opened is not None:
         yield opened
     while stack:
-        ctx, items = stack[-1]
-        item = next(items, None)
-        if item is None:
+        ctx, messages, cursor = stack[-1]
+        index = cursor[0]
+        if index >= len(messages):
             stack.pop()
             if ctx.span is not None:
                 on_path.discard(ctx.span)
                 yield FoldEnd(spans[ctx.span], ctx)
             continue
-        index, message = item
+        cursor[0] = index + 1
+        message = messages[index]
         ref = graph.frame_at(ctx.span, index)
         if ref is None:
             yield Row(message, ctx, index)
@@ -314,8 +331,12 @@ def walk(
                 yield FoldEnd(spans[target], child)
                 continue
             opened = enter(child)
+            # No local may keep the child once it is entered: after it ends, a reference
+            # here would keep it alive, and through it every context below it and its chain.
+            del child
             assert opened is not None
             yield opened
+            opened = None
             continue
         yield Row(message, ctx, index, FrameInfo(ref.fingerprint, target, resolution))
 

@@ -103,16 +103,6 @@ _DECODERS: Final = (
     msgspec.json.Decoder(_ConversationEnvelope),
     msgspec.json.Decoder(_PausedEnvelope),
 )
-_SPAN_FIELDS: Final = (
-    "summaryFingerprint",
-    "runId",
-    "iteration",
-    "foldedAtMs",
-    "model",
-    "messageCount",
-    "removedStageIds",
-    "retained",
-)
 _OPTIONAL: Final = ("identity", "agent", "skillCursor", "failurePoint")
 
 
@@ -299,10 +289,29 @@ def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
         if isinstance(document, _Conversation):
             return "checkpoint", document, ""
         if isinstance(document, _ConversationEnvelope):
+            if not _opaque_ok(document.savedAt):
+                return None
             return "conversation-v1", document.data, "data."
         assert isinstance(document, _PausedEnvelope)
-        return "flowchart-v1", document.data.conversation, "data.conversation."
+        data = document.data
+        if not all(_opaque_ok(v) for v in (document.savedAt, data.checkpoint, data.pending)):
+            return None
+        return "flowchart-v1", data.conversation, "data.conversation."
     return None
+
+
+def _opaque_ok(raw: Raw | UnsetType) -> bool:
+    """Whether a part foldctl keeps without reading (an envelope's ``savedAt``, a paused
+    run's ``checkpoint`` and ``pending``) is JSON the exact path accepts too: valid UTF-8,
+    numbers a double holds, integers of 64 bits.  When it is not, the exact path reads the
+    file and refuses it, naming the byte, so no command calls such a file clean."""
+    if raw is UNSET:
+        return True
+    try:
+        value = orjson.loads(memoryview(raw))
+    except orjson.JSONDecodeError:
+        return False
+    return not jsoncodec.has_wide_float(value)
 
 
 def try_load(buffer: Any, source: str) -> Checkpoint | None:
@@ -315,6 +324,29 @@ def try_load(buffer: Any, source: str) -> Checkpoint | None:
         return _fast_load(buffer, source)
     except InputError as e:
         raise exact_verdict(buffer, source, e) from None
+
+
+class _StoredSpans(Sequence[dict[str, Any]]):
+    """``folded`` as stored, each span's object built when read (see Span.stored)."""
+
+    __slots__ = ("_spans",)
+
+    def __init__(self, spans: Sequence[Span]) -> None:
+        self._spans = spans
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [span.stored() for span in self._spans[index]]
+        return self._spans[index].stored()
 
 
 def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
@@ -337,27 +369,27 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     history = check_history(history, source, prefix.rstrip("."))
     original_message = check_original_input(original, source, prefix.rstrip("."))
     spans: list[Span] = []
+    # A run id or model repeats across thousands of spans: one string each, not one per span.
+    shared: dict[str, str] = {}
     for index, s in enumerate(conv.folded or ()):
-        raw: dict[str, Any] = {name: getattr(s, name) for name in _SPAN_FIELDS}
         messages: RawMessages | None = None
         if s.messages is not UNSET:
             path = f"{prefix}folded[{index}].messages"
             frames = _frames(s.messages, source, path)
             messages = RawMessages(s.messages, frames, source, path, buffer)
-            raw["messages"] = messages
         spans.append(
             Span(
                 index=index,
                 fingerprint=s.summaryFingerprint,
-                run_id=s.runId,
+                run_id=shared.setdefault(s.runId, s.runId),
                 iteration=s.iteration,
                 folded_at_ms=s.foldedAtMs,
-                model=s.model,
+                model=shared.setdefault(s.model, s.model),
                 message_count=s.messageCount,
                 removed_stage_ids=tuple(s.removedStageIds),
                 retained=s.retained,
                 messages=messages,
-                raw=raw,
+                raw=None,  # exactly the fields above (unknown fields are refused): Span.stored
             )
         )
     top: dict[str, Any] = {
@@ -369,7 +401,7 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
         "checkpointedAt": conv.checkpointedAt,
     }
     if conv.folded is not UNSET:
-        top["folded"] = [span.raw for span in spans]
+        top["folded"] = _StoredSpans(spans)
     top.update(optional)
     return Checkpoint(
         source=source,

@@ -184,16 +184,17 @@ _NOT_COMPARED: Final = ("messages", "retained")
 
 def _field_changes(a: Span, b: Span, old: FoldGraph, new: FoldGraph) -> list[dict[str, Any]]:
     changes: list[dict[str, Any]] = []
-    for name in dict.fromkeys([*a.raw, *b.raw]):
+    was_stored, now_stored = a.stored(), b.stored()
+    for name in dict.fromkeys([*was_stored, *now_stored]):
         if name in _NOT_COMPARED:
             continue
-        if name in a.raw and name in b.raw and a.raw[name] == b.raw[name]:
+        if name in was_stored and name in now_stored and was_stored[name] == now_stored[name]:
             continue
         change: dict[str, Any] = {"field": name}
-        if name in a.raw:
-            change["old"] = a.raw[name]
-        if name in b.raw:
-            change["new"] = b.raw[name]
+        if name in was_stored:
+            change["old"] = was_stored[name]
+        if name in now_stored:
+            change["new"] = now_stored[name]
         changes.append(change)
     was, now = old.places[a.index].placement, new.places[b.index].placement
     if was != now:
@@ -309,16 +310,40 @@ def _unmatched(ours: list[str], theirs: list[str]) -> list[bool]:
     return out
 
 
+#: Beyond this many pairs of messages between the common head and tail, the two windows
+#: are compared as one region: an alignment costs time quadratic in the region, and a
+#: window of thousands of copies of one message would take minutes.
+_ALIGN_LIMIT: Final = 4_000_000
+
+
+def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int, int]]:
+    """The regions ``(i1, i2, j1, j2)`` where ``a`` and ``b`` differ, after their common
+    head and tail; aligned by :class:`difflib.SequenceMatcher` when that is affordable."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    i2, j2 = len(a) - tail, len(b) - tail
+    if head == i2 and head == j2:
+        return
+    if (i2 - head) * (j2 - head) > _ALIGN_LIMIT:
+        yield head, i2, head, j2
+        return
+    matcher = SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
+    for tag, x1, x2, y1, y2 in matcher.get_opcodes():
+        if tag != "equal":
+            yield head + x1, head + x2, head + y1, head + y2
+
+
 def _live_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
     old_history, new_history = old.graph.checkpoint.history, new.graph.checkpoint.history
     gone, fresh = _unmatched(old.live, new.live), _unmatched(new.live, old.live)
     changed: list[tuple[int, int]] = []
     paired_old: set[int] = set()
     paired_new: set[int] = set()
-    matcher = SequenceMatcher(None, old.live, new.live, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in _unequal_regions(old.live, new.live):
         # Only messages that exist nowhere on the other side can be edits of each other.
         olds = [i for i in range(i1, i2) if gone[i] and old.live[i] not in new.anywhere]
         news = [j for j in range(j1, j2) if fresh[j] and new.live[j] not in old.anywhere]

@@ -577,6 +577,18 @@ GREP_COLUMNS: Final = (
 )
 
 
+#: A role longer than this is cut in grep's rows (the runtime writes four short ones).
+ROLE_IN_ROWS: Final = 40
+
+
+def _row_role(role: Any) -> Any:
+    """The role as a hit row shows it: repeated on every match's row, so a forged role
+    thousands of characters long is cut (the JSON message object keeps all of it)."""
+    if isinstance(role, str) and len(role) > ROLE_IN_ROWS:
+        return role[:ROLE_IN_ROWS] + "..."
+    return role
+
+
 def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
     """CSV/TSV rows of a hit: one per match."""
     base = {
@@ -585,7 +597,7 @@ def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
         "where": hit.where,
         "span": hit.span,
         "depth": hit.depth,
-        "role": hit.message.get("role"),
+        "role": _row_role(hit.message.get("role")),
         "digest": hit.digest,
     }
     for m in hit.matches:

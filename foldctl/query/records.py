@@ -7,7 +7,7 @@ docs/output.md and are stable.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -58,27 +58,25 @@ def span_facts(span: Span) -> dict[str, Any]:
     }
 
 
-def span_rows(graph: FoldGraph) -> list[dict[str, Any]]:
-    rows = []
+def span_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
+    """One row per span, in ``folded`` order, made as it is read."""
     for span, place in zip(graph.spans, graph.places, strict=True):
-        rows.append(
-            {
-                "span": span.index,
-                "fingerprint": span.fingerprint,
-                "placement": place.placement,
-                "frame": graph.frame_locator(span.index),
-                "depth": place.depth,
-                **span_facts(span),
-                "removedStageIds": list(span.removed_stage_ids),
-                "messagesKept": None if span.messages is None else len(span.messages),
-                "reason": place.reason or None,
-            }
-        )
-    return rows
+        yield {
+            "span": span.index,
+            "fingerprint": span.fingerprint,
+            "placement": place.placement,
+            "frame": graph.frame_locator(span.index),
+            "depth": place.depth,
+            **span_facts(span),
+            "removedStageIds": list(span.removed_stage_ids),
+            "messagesKept": None if span.messages is None else len(span.messages),
+            "reason": place.reason or None,
+        }
 
 
-def stage_rows(graph: FoldGraph) -> list[dict[str, Any]]:
-    return [
+def stage_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
+    """One row per removed stage id, made as it is read."""
+    return (
         {
             "stageId": stage,
             "span": span.index,
@@ -90,7 +88,18 @@ def stage_rows(graph: FoldGraph) -> list[dict[str, Any]]:
         }
         for span in graph.spans
         for stage in span.removed_stage_ids
-    ]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Rows made afresh each time they are read, so a table of 10,000 spans is written
+    row by row and never held (a text table reads them twice: widths, then lines)."""
+
+    make: Callable[[], Iterator[dict[str, Any]]]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return self.make()
 
 
 def _children(graph: FoldGraph) -> dict[Container, list[int]]:
@@ -103,33 +112,48 @@ def _children(graph: FoldGraph) -> dict[Container, list[int]]:
     return children
 
 
-def fold_tree(graph: FoldGraph) -> list[dict[str, Any]]:
+def fold_tree(graph: FoldGraph) -> Iterator[dict[str, Any]]:
     """The fold tree, flattened in pre-order (history frames, then floating roots).
 
     Each node has ``depth`` (1 = frame in history) and ``parent`` (the span
     whose messages hold its frame, or null), so a deep chain needs no nesting.
+    Nodes are made as they are read (see :class:`FoldTree`).
     """
     children = _children(graph)
-    nodes: list[dict[str, Any]] = []
     tops: list[tuple[int, int]] = [(i, 1) for i in children.get(None, [])]
     tops += [(i, 1) for i in graph.floating_roots]
     stack = list(reversed(tops))
     while stack:
         index, depth = stack.pop()
         span, place = graph.spans[index], graph.places[index]
-        nodes.append(
-            {
-                "span": index,
-                "parent": place.container,
-                "depth": depth,
-                "placement": place.placement,
-                "frame": graph.frame_locator(index),
-                **span_facts(span),
-                "replays": len(graph.replays.get(index, ())),
-            }
-        )
+        yield {
+            "span": index,
+            "parent": place.container,
+            "depth": depth,
+            "placement": place.placement,
+            "frame": graph.frame_locator(index),
+            **span_facts(span),
+            "replays": len(graph.replays.get(index, ())),
+        }
         stack.extend((child, depth + 1) for child in reversed(children.get(index, [])))
-    return nodes
+
+
+@dataclass(frozen=True, slots=True)
+class FoldTree:
+    """The fold tree of ``show``, one node per span, made each time it is read: text shows
+    forty nodes of a chain ten thousand deep and never holds the other nodes; JSON
+    writes every one (:meth:`Overview.document` lists them)."""
+
+    graph: FoldGraph
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return fold_tree(self.graph)
+
+    def __len__(self) -> int:
+        return len(self.graph.spans)  # every span is a node: placed, or under a floating root
+
+    def __bool__(self) -> bool:
+        return bool(self.graph.spans)
 
 
 def overview(
@@ -186,7 +210,7 @@ def overview(
         },
         "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
         "models": sorted({s.model for s in spans}),
-        "tree": fold_tree(graph),
+        "tree": FoldTree(graph),
         "findings": _findings(graph, findings, claims),
     }
 
@@ -210,19 +234,19 @@ class Table:
     text table shows (default: all).  JSON carries every key of every row.
     """
 
-    rows: list[dict[str, Any]]
+    rows: Sequence[dict[str, Any]] | Rows
     columns: tuple[str, ...]
     text_columns: tuple[str, ...] | None = None
     #: a line under a text table: what the table does not say (machine formats omit it)
     note: str = ""
 
     def document(self) -> list[dict[str, Any]]:
-        return self.rows
+        return list(self.rows)
 
     def records(self) -> Iterator[dict[str, Any]]:
         return iter(self.rows)
 
-    def table(self, text: bool = False) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    def table(self, text: bool = False) -> tuple[Iterable[dict[str, Any]], tuple[str, ...]]:
         columns = self.text_columns if text and self.text_columns is not None else self.columns
         return self.rows, columns
 
@@ -234,6 +258,9 @@ class Overview:
     doc: dict[str, Any]
 
     def document(self) -> dict[str, Any]:
+        tree = self.doc.get("tree")
+        if isinstance(tree, FoldTree):
+            return {**self.doc, "tree": list(tree)}
         return self.doc
 
 
@@ -259,12 +286,14 @@ NOT_DECODED: Final = (
 
 
 def spans_table(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Table:
-    rows = span_rows(graph)
-    if folds.active:
-        rows = [row for row, span in zip(rows, graph.spans, strict=True) if folds.selects(span)]
+    def rows() -> Iterator[dict[str, Any]]:
+        for row, span in zip(span_rows(graph), graph.spans, strict=True):
+            if not folds.active or folds.selects(span):
+                yield row
+
     note = "" if graph.checkpoint.messages_checked else NOT_DECODED
-    return Table(rows, SPAN_COLUMNS, note=note)
+    return Table(Rows(rows), SPAN_COLUMNS, note=note)
 
 
 def stages_table(graph: FoldGraph) -> Table:
-    return Table(stage_rows(graph), STAGE_COLUMNS)
+    return Table(Rows(lambda: stage_rows(graph)), STAGE_COLUMNS)

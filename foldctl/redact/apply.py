@@ -98,7 +98,7 @@ def _text(redactor: Redactor, value: str, field: str, locator: str) -> str:
 
 def _span(redactor: Redactor, span: Span) -> Span:
     where = span_locator(span.index)
-    raw = {k: v for k, v in span.raw.items() if k != "messages"}
+    raw = {k: v for k, v in span.stored().items() if k != "messages"}
     redacted_raw, _ = redactor.redact_value(raw, where)
     messages = (
         None if span.messages is None else RedactedMessages(span.messages, redactor, span.index)
@@ -130,7 +130,7 @@ def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
     raw, _ = redactor.redact_value(rest, "checkpoint")
     raw["history"] = history
     if "folded" in checkpoint.raw:
-        raw["folded"] = [s.raw for s in spans]
+        raw["folded"] = [s.stored() for s in spans]
     return dataclasses.replace(
         checkpoint,
         source=_text(redactor, checkpoint.source, "source", "checkpoint"),

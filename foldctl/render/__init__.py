@@ -28,6 +28,13 @@ class OutputFormat(str, Enum):
 Segment = tuple[str, str | None]
 Line = list[Segment]
 
+#: The style of a line's last segment when that segment is a block of many lines (a
+#: message's content): each of its lines is printed after the segments before it, as if
+#: each were a line of its own.  The writer handles a block in one piece, so a message
+#: of three million lines costs a few passes over its text, not three million lines'
+#: worth of per-line work.
+BLOCK = "block"
+
 
 @dataclass(frozen=True, slots=True)
 class Output:

@@ -10,7 +10,7 @@ JSON.  Nothing a message holds is dropped from the page.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from foldctl import jsoncodec
 from foldctl.model import Message
@@ -60,12 +60,31 @@ def call_rest(call: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in call.items() if k not in ("name", "id", "args")}
 
 
+#: Deeper than this, a value is written compact: each level indents every line below it,
+#: so indenting 900 levels turns 2 KB of arguments into megabytes.
+PRETTY_DEPTH: Final = 8
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def pretty(value: Any) -> str:
-    """A JSON value indented for reading (non-ASCII as it is).  A value nested too deeply to
-    indent, or one the JSON encoder refuses (a lone surrogate), is written compact instead,
-    by the iterative encoder."""
+    """A JSON value indented for reading (non-ASCII as it is).  A value nested deeper than
+    :data:`PRETTY_DEPTH`, or one the JSON encoder refuses (a lone surrogate), is written
+    compact instead, by the iterative encoder, so the text stays linear in the value."""
     import json
 
+    if _deeper_than(value, PRETTY_DEPTH):
+        return as_text(value)
     try:
         return json.dumps(value, indent=2, ensure_ascii=False)
     except (RecursionError, ValueError, TypeError):

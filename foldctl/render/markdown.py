@@ -205,7 +205,7 @@ def transcript(events: Iterable[Event], facts: dict[str, Any] | None = None) -> 
 
 
 def show(result: Overview, output: Output) -> None:
-    markdown_lines(overview(result.document()), output)
+    markdown_lines(overview(result.doc), output)
 
 
 def expand(result: Transcript, output: Output) -> None:

@@ -10,8 +10,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from foldctl import jsoncodec
-from foldctl.render import Documented, Line, Output, Recorded
-from foldctl.termsafe import one_line
+from foldctl.render import BLOCK, Documented, Line, Output, Recorded
+from foldctl.termsafe import one_line, visible
 
 _BATCH = 1 << 16
 
@@ -43,25 +43,44 @@ def write_jsonl(objects: Iterable[Any], out: BinaryIO) -> None:
 def safe_lines(lines: Iterable[Line]) -> Iterator[Line]:
     """Every segment through :func:`foldctl.termsafe.one_line`, whatever the renderer did:
     no control character, bidi override or lone surrogate reaches a terminal, and no
-    segment starts a line of its own.  Idempotent, so text already made visible is
-    unchanged."""
+    segment starts a line of its own (a :data:`~foldctl.render.BLOCK` keeps its line
+    breaks, each of which the writer prefixes).  Idempotent, so text already made
+    visible is unchanged."""
     for line in lines:
-        yield [(one_line(text), style) for text, style in line]
+        if line and line[-1][1] == BLOCK:
+            *head, (block, _) = line
+            yield [*((one_line(text), style) for text, style in head), (visible(block), BLOCK)]
+        else:
+            yield [(one_line(text), style) for text, style in line]
+
+
+def unblocked(lines: Iterable[Line]) -> Iterator[Line]:
+    """Lines with every block split into lines of their own (for the painter)."""
+    for line in lines:
+        if line and line[-1][1] == BLOCK:
+            *head, (block, _) = line
+            for part in block.split("\n"):
+                yield [*head, (part, None)]
+        else:
+            yield line
+
+
+def _plain(line: Line) -> bytes:
+    if line and line[-1][1] == BLOCK:
+        prefix = "".join(text for text, _ in line[:-1])
+        text = prefix + line[-1][0].replace("\n", "\n" + prefix)
+    else:
+        text = "".join(text for text, _ in line)
+    return (text + "\n").encode("utf-8", "backslashreplace")
 
 
 def write_lines(lines: Iterable[Line], out: BinaryIO, *, color: bool) -> None:
     if color:
         from foldctl.render.terminal import paint
 
-        paint(safe_lines(lines), out)
+        paint(unblocked(safe_lines(lines)), out)
         return
-    write_chunks(
-        (
-            ("".join(text for text, _ in line) + "\n").encode("utf-8", "backslashreplace")
-            for line in safe_lines(lines)
-        ),
-        out,
-    )
+    write_chunks((_plain(line) for line in safe_lines(lines)), out)
 
 
 def document(result: Documented, output: Output) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import shlex
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from foldctl.model import FRAME_PREFIX
 from foldctl.query.fingerprints import Fingerprints
 from foldctl.query.records import Overview, Table
 from foldctl.query.transcript import Transcript
-from foldctl.render import Line, Output
+from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
 from foldctl.render.fields import as_text, call_rest, content_text, other_fields, tool_calls
 from foldctl.render.sink import text_lines
@@ -50,19 +51,29 @@ def _fmt(value: Any) -> str:
 MAX_CELL = 40
 
 
-def table_lines(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> Iterator[Line]:
+def table_lines(rows: Iterable[dict[str, Any]], columns: Sequence[str]) -> Iterator[Line]:
     """Aligned columns with a header; long cells cut with an ellipsis; the last column is
-    not padded.  Widths are display columns (wide characters count two)."""
-    cells = [[truncate(_fmt(row.get(c)), MAX_CELL) for c in columns] for row in rows]
-    widths = [max([width(c)] + [width(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    not padded.  Widths are display columns (wide characters count two).  ``rows`` is
+    read twice, widths first, so rows made as they are read are never all held."""
+
+    if iter(rows) is rows:  # an iterator reads once: hold it
+        rows = list(rows)
+
+    def cells(row: dict[str, Any]) -> list[str]:
+        return [truncate(_fmt(row.get(c)), MAX_CELL) for c in columns]
+
+    widths = [width(c) for c in columns]
+    for row in rows:
+        for i, text in enumerate(cells(row)):
+            widths[i] = max(widths[i], width(text))
     last = len(columns) - 1
 
     def cell(i: int, text: str) -> str:
         return text if i == last else pad(text, widths[i])
 
     yield [("  ".join(cell(i, c) for i, c in enumerate(columns)), "bold")]
-    for r in cells:
-        yield [("  ".join(cell(i, c) for i, c in enumerate(r)), None)]
+    for row in rows:
+        yield [("  ".join(cell(i, c) for i, c in enumerate(cells(row))), None)]
 
 
 #: Nesting drawn as bars up to this depth; deeper levels say their depth instead, so a
@@ -92,14 +103,27 @@ def _span_line(node: dict[str, Any]) -> str:
     )
 
 
-def _tree_lines(tree: list[dict[str, Any]], unicode: bool) -> Iterator[Line]:
+def _tree_lines(tree: Iterable[dict[str, Any]], unicode: bool) -> Iterator[Line]:
+    """The first nodes of the tree and its last few, read once (the tree may be a chain
+    ten thousand deep, made as it is read)."""
     branch = "└─ " if unicode else "`- "
-    shown = tree
-    if len(tree) > MAX_TREE:
-        shown = [*tree[: MAX_TREE - _TREE_TAIL], {}, *tree[-_TREE_TAIL:]]
+    head = MAX_TREE - _TREE_TAIL
+    tail: deque[dict[str, Any]] = deque(maxlen=_TREE_TAIL)
+    total = 0
+    shown: list[dict[str, Any]] = []
+    for node in tree:
+        total += 1
+        if total <= head:
+            shown.append(node)
+        else:
+            tail.append(node)
+    if total > MAX_TREE:
+        shown += [{}, *tail]
+    else:
+        shown += tail
     for node in shown:
         if not node:
-            left_out = len(tree) - MAX_TREE + 1
+            left_out = total - MAX_TREE + 1
             yield [
                 ("  ... ", "dim"),
                 (f"{left_out} more spans (all of them: foldctl spans, or --format json)", "dim"),
@@ -257,8 +281,7 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
     yield head
     content = content_text(message)
     if content:
-        for text in content.split("\n"):
-            yield [(body, "dim"), (visible(text), None)]
+        yield [(body, "dim"), (visible(content), BLOCK)]
     arrow = "→ " if unicode else "-> "
     for call in tool_calls(message) or ():
         name = call.get("name")
@@ -283,14 +306,14 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
 
 def table(result: Table, output: Output) -> None:
     rows, columns = result.table(text=True)
-    lines = table_lines(list(rows), columns)
+    lines = table_lines(rows, columns)
     if result.note:
         lines = itertools.chain(lines, [[(result.note, "dim")]])
     text_lines(lines, output)
 
 
 def show(result: Overview, output: Output) -> None:
-    text_lines(overview(result.document(), unicode=output.color), output)
+    text_lines(overview(result.doc, unicode=output.color), output)
 
 
 def expand(result: Transcript, output: Output) -> None:

@@ -178,7 +178,9 @@ def choose_access(path: str) -> Access:
     if beside:
         return "private-copy"
     header = _header(path)
-    if len(header) >= 20 and header[18] == 2 and header[19] == 2:
+    # Either version byte at 2 makes SQLite treat the file as WAL-mode (and create a -wal
+    # and -shm beside it if opened any other way): read it immutable.
+    if len(header) >= 20 and (header[18] == 2 or header[19] == 2):
         return "immutable"
     return "read-only"
 

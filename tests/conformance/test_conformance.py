@@ -59,7 +59,7 @@ def test_spans_read_as_stored(name: str) -> None:
         assert span.message_count == want["messageCount"]
         assert list(span.removed_stage_ids) == want["removedStageIds"]
         assert span.retained == want["retained"]
-        assert list(span.raw) == want["fieldOrder"]
+        assert list(span.stored()) == want["fieldOrder"]
         assert (span.messages is not None) == want["hasMessages"]
         assert (None if span.messages is None else len(span.messages)) == want["messagesLength"]
 

@@ -16,7 +16,6 @@ from tools.fuzz.harness import Harness, report_lines, sample_config
 pytestmark = pytest.mark.fuzz
 
 
-@pytest.mark.xfail(strict=False, reason="known failures; fixed by the reliability work")
 def test_sample_has_no_failures(tmp_path: Path) -> None:
     """No unexpected exception, hang, unsafe output, blowup, crash or verdict mismatch."""
     config = sample_config(tmp_path / "fuzz-out")

@@ -39,7 +39,7 @@ def _same(fast: Checkpoint, exact: Checkpoint) -> None:
                 if m.get("role") == "user"
                 and str(m.get("content")).startswith("[compacted history")
             ]
-        assert list(a.raw) == list(b.raw)
+        assert list(a.stored()) == list(b.stored())
     assert list(fast.raw) == list(exact.raw)
 
 

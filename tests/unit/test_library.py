@@ -40,7 +40,7 @@ def test_the_issue_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> N
     assert foldctl.diff(
         str(SAMPLES / "nested_chain.json"), str(SAMPLES / "nested_chain.json.gz")
     ).identical
-    assert len(foldctl.sessions(SAMPLES / "sessions.db").rows) > 1
+    assert len(list(foldctl.sessions(SAMPLES / "sessions.db").rows)) > 1
 
 
 def test_importing_and_opening_loads_neither_typer_nor_rich() -> None:

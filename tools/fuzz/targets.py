@@ -305,12 +305,18 @@ def only(data: bytes, name: str) -> TargetResult:
 
 
 def tables(data: bytes, name: str) -> TargetResult:
-    """``spans`` and ``stages`` in every tabular format."""
-    runs: list[tuple[Sequence[str], bool]] = []
-    for what in ("spans", "stages"):
-        runs.append(([what, name], True))
-        runs += [([what, name, "-f", fmt], False) for fmt in ("csv", "tsv", "json")]
-    return _outputs(data, runs)
+    """``spans`` and ``stages`` as text, and between them every machine format of a table
+    (each command loads the file again, so four of them, not eight)."""
+    return _outputs(
+        data,
+        [
+            (["spans", name], True),
+            (["spans", name, "-f", "csv"], False),
+            (["stages", name], True),
+            (["stages", name, "-f", "tsv"], False),
+            (["stages", name, "-f", "json"], False),
+        ],
+    )
 
 
 def verify(data: bytes, name: str) -> TargetResult:
