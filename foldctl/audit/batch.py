@@ -5,7 +5,7 @@ there are several), a source that cannot be read reported as such, and the verdi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,8 +14,12 @@ from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
+from foldctl.graph.resolve import FoldGraph
 from foldctl.parallel import map_ordered
 from foldctl.sources.files import SourceSpec, source_name
+
+#: A further check of one fold graph, run after the audit (``claims``' ``audit_findings``).
+Check = Callable[[FoldGraph], Iterable[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +39,23 @@ class SourceAudit:
 
 
 def audit_source(
-    source: SourceSpec, scheme: str | None = None, lenient: bool = False, claims: bool = False
+    source: SourceSpec,
+    scheme: str | None = None,
+    lenient: bool = False,
+    checks: Sequence[Check] = (),
 ) -> SourceAudit:
     """Load, join and audit one source; a source that cannot be read is reported, not raised.
     With ``lenient`` (a file found in a directory), JSON that is not a checkpoint at all is
-    marked ``not_checkpoint``; with ``claims``, every summary is checked against its
-    originals too (``claim-*`` findings)."""
+    marked ``not_checkpoint``.  ``checks`` run after the audit, their findings added
+    (``verify --claims`` passes the claims check); each must be a module-level function,
+    so that a worker process can be handed it."""
     name = source_name(source)
     try:
         graph, _ = open_graph(source, scheme)
         # Retained messages may be decoded only when read, so the audit can fail too.
         findings = tuple(audit(graph))
-        if claims:
-            from foldctl.claims.record import audit_findings  # the claim rules load only here
-
-            findings += tuple(audit_findings(graph))
+        for check in checks:
+            findings += tuple(check(graph))
     except FoldctlError as e:
         return SourceAudit(name, error=e, not_checkpoint=lenient and isinstance(e, NotACheckpoint))
     return SourceAudit(name, findings, graph.scheme)
@@ -60,15 +66,15 @@ def _failed_name(error: FoldctlError) -> str:
 
 
 #: One unit of work for a worker: the source (or why it could not be expanded), the
-#: scheme, whether it was found by a directory scan, and whether claims are checked.
-AuditItem = tuple[SourceSpec | FoldctlError, str | None, bool, bool]
+#: scheme, whether it was found by a directory scan, and the further checks to run.
+AuditItem = tuple[SourceSpec | FoldctlError, str | None, bool, Sequence[Check]]
 
 
 def _audit_item(item: AuditItem) -> SourceAudit:
-    source, scheme, lenient, claims = item
+    source, scheme, lenient, checks = item
     if isinstance(source, FoldctlError):
         return SourceAudit(_failed_name(source), error=source)
-    return audit_source(source, scheme, lenient, claims)
+    return audit_source(source, scheme, lenient, checks)
 
 
 def _is_local(item: AuditItem) -> bool:
@@ -97,7 +103,7 @@ def audit_sources(
     jobs: int | None = None,
     on_done: Callable[[int], None] | None = None,
     lenient: Collection[str] = frozenset(),
-    claims: bool = False,
+    checks: Sequence[Check] = (),
 ) -> list[SourceAudit]:
     """Audit every source, in parallel worker processes when there are several
     (:func:`foldctl.parallel.map_ordered`).
@@ -106,14 +112,14 @@ def audit_sources(
     are.  An error in place of a source (an argument that could not be expanded,
     see :mod:`foldctl.sources.scan`) is reported as unreadable.  A source in
     ``lenient`` (found by walking a directory) that is not a checkpoint at all is
-    passed over.  With ``claims`` every summary is checked against its originals too.
+    passed over.  ``checks`` run after the audit of each source (see :func:`audit_source`).
     Results come back in the order of ``sources``; ``on_done(i)`` is called with the
     index of each source as it finishes.
     """
     if scheme is not None:
         require_scheme(scheme)
     items: list[AuditItem] = [
-        (s, scheme, isinstance(s, str) and s in lenient, claims) for s in sources
+        (s, scheme, isinstance(s, str) and s in lenient, checks) for s in sources
     ]
     done = None if on_done is None else (lambda i, _result: on_done(i))
     return list(

@@ -16,6 +16,7 @@ import pytest
 
 from tools.fuzz import outcome
 from tools.fuzz.harness import Outcome, ReplayJob, run_many
+from tools.fuzz.targets import TARGETS
 
 pytestmark = pytest.mark.fuzz
 
@@ -23,17 +24,21 @@ REGRESSIONS = Path(__file__).parent / "regressions"
 REPO = Path(__file__).resolve().parent.parent.parent
 MANIFEST: list[dict[str, Any]] = json.loads((REGRESSIONS / "manifest.json").read_text())
 CASES = [case for case in MANIFEST if case["targets"]]
-#: Seconds each target may take on a reproducer, plus this many per MB it decompresses to
-#: (the hangs listed in the manifest took 10 s or more; fixed, a file takes well under this).
+#: Seconds each command of a target may take on a reproducer, plus this many per MB it
+#: decompresses to (the hangs in the manifest took 10 s or more; fixed, well under this).
 TIME_LIMIT = 2.0
-TIME_PER_MB = 1.0
+TIME_PER_MB = 0.5
 
 
 def _jobs(case: dict[str, Any]) -> list[ReplayJob]:
     path = REGRESSIONS / case["file"]
     limit = TIME_LIMIT + TIME_PER_MB * outcome.input_size(path.read_bytes()) / (1 << 20)
     original = str(REPO / case["original"]) if "original" in case else None
-    return [ReplayJob(path, t, limit, original, case.get("session")) for t in case["targets"]]
+    runs = {t.name: t.runs for t in TARGETS}  # a target that runs n commands gets n limits
+    return [
+        ReplayJob(path, t, limit * runs.get(t, 1), original, case.get("session"))
+        for t in case["targets"]
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -80,9 +80,10 @@ class Config:
             limits = dataclasses.replace(limits, heavy_weight=self.heavy)
         return limits
 
-    def target_timeout(self, size: int, *, cli: bool = False) -> float:
-        """Seconds one target may take on an input of ``size`` bytes."""
-        allowed = self.timeout + self.timeout_per_mb * size / (1 << 20)
+    def target_timeout(self, size: int, *, cli: bool = False, runs: int = 1) -> float:
+        """Seconds one target may take on an input of ``size`` bytes: the allowance once per
+        command it runs (``runs``; each reads the input again)."""
+        allowed = (self.timeout + self.timeout_per_mb * size / (1 << 20)) * runs
         return allowed + self.cli_timeout + _CLI_GRACE if cli else allowed
 
 
@@ -640,8 +641,10 @@ class Harness:
         elif kind == "start":
             slot.running = message[1]
             size = slot.case.size if slot.case is not None else 0
-            cli = adapter.TARGETS[message[1]].cli
-            slot.deadline = time.monotonic() + self.config.target_timeout(size, cli=cli)
+            target = adapter.TARGETS[message[1]]
+            slot.deadline = time.monotonic() + self.config.target_timeout(
+                size, cli=target.cli, runs=target.runs
+            )
         elif kind == "result":
             ti, result = message[1], message[2]
             if adapter.TARGETS[ti].name == "resolve" and slot.case is not None:
@@ -673,7 +676,9 @@ class Harness:
             return
         target = adapter.TARGETS[running].name
         frame = _stack_frame(stack)
-        allowed = self.config.target_timeout(case.size if case is not None else 0)
+        allowed = self.config.target_timeout(
+            case.size if case is not None else 0, runs=adapter.TARGETS[running].runs
+        )
         if cls == outcome.HANG:
             message = f"no result after {allowed:.1f} s"
         else:

@@ -67,6 +67,9 @@ class Target:
     cli: bool = False
     #: a target that also needs the unmutated original: ``paired(original)`` gives its function
     paired: Callable[[str], TargetFn] | None = None
+    #: how many commands it runs at most (each reads the input): its time allowance is
+    #: the harness's per-target limit this many times
+    runs: int = 1
 
     def bind(self, original: str) -> TargetFn:
         if self.paired is not None:
@@ -497,19 +500,19 @@ _BOTH = _FILE | _STORE
 TARGETS: Final[tuple[Target, ...]] = (
     Target("load", load, _BOTH, needs_graph=False),
     Target("resolve", resolve_all, _BOTH, needs_graph=False),
-    Target("show", show, _BOTH),
+    Target("show", show, _BOTH, runs=3),
     Target("expand-text", expand_text, _BOTH),
     Target("expand-markdown", expand_markdown, _BOTH),
     Target("expand-jsonl", expand_json, _BOTH),
-    Target("expand-only", only, _BOTH),
-    Target("tables", tables, _BOTH),
-    Target("verify", verify, _BOTH, needs_graph=False),
-    Target("claims", claims, _BOTH),
-    Target("redact", redact, _BOTH),
+    Target("expand-only", only, _BOTH, runs=8),
+    Target("tables", tables, _BOTH, runs=5),
+    Target("verify", verify, _BOTH, needs_graph=False, runs=3),
+    Target("claims", claims, _BOTH, runs=2),
+    Target("redact", redact, _BOTH, runs=3),
     Target("report-html", report, _BOTH),
-    Target("grep", grep, _BOTH, needs_graph=False),
-    Target("diff", None, _BOTH, paired=diff_against),
-    Target("sessions", sessions, _STORE, needs_graph=False),
+    Target("grep", grep, _BOTH, needs_graph=False, runs=5),
+    Target("diff", None, _BOTH, paired=diff_against, runs=6),
+    Target("sessions", sessions, _STORE, needs_graph=False, runs=3),
     Target("cli-show", cli("show"), _BOTH, needs_graph=False, cli=True),
     Target("cli-expand", cli("expand", "--include-detached"), _BOTH, needs_graph=False, cli=True),
     Target("cli-verify", cli("verify"), _BOTH, needs_graph=False, cli=True),

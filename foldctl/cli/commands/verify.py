@@ -64,7 +64,7 @@ def verify(
     Exit 0 when nothing reaches --fail-on, 1 when a finding does, 2 when a source
     could not be read (the others are still checked and reported).
     """
-    from foldctl.audit.batch import audit_sources, build_report
+    from foldctl.audit.batch import Check, audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
     from foldctl.cli.progress import progress_bar
     from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources, source_sizes
@@ -76,6 +76,11 @@ def verify(
         raise UsageError(
             f"--ignore: unknown finding code {unknown[0]!r}; codes are {', '.join(CODES)}"
         )
+    checks: tuple[Check, ...] = ()
+    if claims:  # the claim rules load only when asked for
+        from foldctl.claims.record import audit_findings
+
+        checks = (audit_findings,)
     excludes = (*DEFAULT_EXCLUDES, *(exclude or ()))
     found = scan_sources(sources(source_args), excludes)
     sizes = source_sizes(found.entries)
@@ -86,7 +91,7 @@ def verify(
             jobs=jobs,
             on_done=lambda i: advance(sizes[i]),
             lenient=found.from_directories,
-            claims=claims,
+            checks=checks,
         )
     report = build_report(
         audits, fail_on, frozenset(ignore or ()), skipped=found.skipped, excludes=excludes
