@@ -33,7 +33,7 @@ docs: $(STAMP)
 	$(BIN)/python -m tools.update_readme
 
 screenshot: $(STAMP)
-	FOLDCTL_UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/test_report_browser.py -k screenshot
+	FOLDCTL_UPDATE_SCREENSHOT=1 $(BIN)/pytest tests/cli/test_report_browser.py -k screenshot
 
 claims-score: $(STAMP)
 	$(BIN)/python -m tools.claims_score

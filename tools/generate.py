@@ -1826,7 +1826,7 @@ def samples_readme() -> str:
         "```",
         "",
         "runs `python -m tools.make_samples sample_checkpoints`, which rewrites every file",
-        "here, byte for byte the same on every run. `tests/test_generate.py` fails if a file",
+        "here, byte for byte the same on every run. `tests/unit/test_generate.py` fails if a file",
         "here differs from what the generator produces, so edit the generator, not the files.",
         "",
     ]

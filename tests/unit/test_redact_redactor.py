@@ -464,7 +464,15 @@ messages = st.dictionaries(st.sampled_from(["content", "toolName", "args", "extr
 @given(messages)
 def test_no_planted_value_survives(msg: dict[str, Any]) -> None:
     r = Redactor(KEY)
-    new, spans = r.redact_message(msg, "h0")
+    try:
+        new, spans = r.redact_message(msg, "h0")
+    except RedactionError as e:
+        # Two keys that redact alike (one card number spaced two ways): the redactor fails
+        # closed, quoting neither (docs/redaction.md), and so does the raw-JSON path.
+        assert "would become one" in str(e) and not any(v in str(e) for v in PLANTED)
+        with pytest.raises(RedactionError):
+            Redactor(KEY).redact_json(orjson.dumps(msg))
+        return
     texts = list(strings(new))
     dump = orjson.dumps(new).decode()
     for value in PLANTED:

@@ -357,12 +357,18 @@ def _worker(
                 conn.send(("result", ti, Outcome(index, target.name, outcome.SKIPPED)))
                 continue
             conn.send(("start", ti))
+            before = _maxrss_bytes()
             result = run_target(target.bind(original), mutant.data, name, index, target.name)
             if _read_only(result, pristine, workdir):  # put the case back as it was
                 _clear(workdir)
                 mutant.write(workdir)
-            if _memory_blowup(result, _maxrss_bytes() - baseline, config.memory_soft_mb, case_size):
-                recycle = True  # the peak is a high-water mark: start a fresh worker
+            # The peak is a high-water mark: growth during this target is this target's
+            # (charged to the case that raised it, not to a later small one), and a worker
+            # whose mark stands high is replaced so later targets are measured afresh.
+            if _memory_blowup(result, _maxrss_bytes() - before, config.memory_soft_mb, case_size):
+                recycle = True
+            if _maxrss_bytes() - baseline > (config.memory_soft_mb << 20) // 2:
+                recycle = True
             if result.cls == outcome.MEMORY:
                 recycle = True
             if target.name == "resolve":
