@@ -55,32 +55,19 @@ class Finding:
     atom: str
     atom_kind: str
     normalised: str
-    expected: str | None
-    sentence: str | None
-    start: int | None
-    end: int | None
-    offset: int | None
-    entity: str | None
-    evidence: tuple[EvidenceRef, ...]
-    searched: int
+    expected: str | None = None
+    sentence: str | None = None
+    start: int | None = None
+    end: int | None = None
+    offset: int | None = None
+    entity: str | None = None
+    evidence: tuple[EvidenceRef, ...] = ()
+    searched: int = 0
 
 
 def unverifiable(summary: str) -> Finding:
     """The finding for a summary whose originals were not retained: nothing to check against."""
-    return Finding(
-        kind=UNVERIFIABLE,
-        atom=summary[:200],
-        atom_kind="summary",
-        normalised="",
-        expected=None,
-        sentence=None,
-        start=None,
-        end=None,
-        offset=None,
-        entity=None,
-        evidence=(),
-        searched=0,
-    )
+    return Finding(kind=UNVERIFIABLE, atom=summary[:200], atom_kind="summary", normalised="")
 
 
 def check_summary(
@@ -513,12 +500,6 @@ class _Check:
                     atom=line,
                     atom_kind="error",
                     normalised=f"{error_class}:{tool}",
-                    expected=None,
-                    sentence=None,
-                    start=None,
-                    end=None,
-                    offset=None,
-                    entity=None,
                     evidence=tuple(self.index.ref(p) for p in positions),
                     searched=self.stop - self.start,
                 )

@@ -45,7 +45,14 @@ _NOT_A_FRAME: Final = re.compile(
 # What, later in such a message, could still make it a frame: a second "role" or
 # "content" key (the last one wins, as in JSON.parse), or an escape that could spell
 # one.  A message with any of these is decoded and checked like any other.
-_COULD_CHANGE: Final = re.compile(rb'"role"|"content"|\\u').search
+_COULD_CHANGE: Final = (b'"role"', b'"content"', b"\\u")
+
+
+def _could_change(item: Raw, start: int) -> bool:
+    """Whether a message's bytes from ``start`` hold any of :data:`_COULD_CHANGE` (three
+    substring searches: about three times faster than one alternation pattern)."""
+    data = bytes(item)
+    return any(data.find(needle, start) >= 0 for needle in _COULD_CHANGE)
 
 
 # msgspec reads an integer of any size exactly; the exact path refuses one beyond 64 bits.
@@ -256,7 +263,7 @@ def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
     unsure = [
         i
         for i, (item, head) in enumerate(zip(items, heads, strict=True))
-        if head is None or _COULD_CHANGE(item, head.end()) is not None
+        if head is None or _could_change(item, head.end())
     ]
     for i in unsure:
         message = decode_message(items[i], source, f"{path}[{i}]")

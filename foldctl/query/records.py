@@ -156,6 +156,20 @@ class FoldTree:
         return bool(self.graph.spans)
 
 
+def fold_counts(graph: FoldGraph) -> dict[str, int]:
+    """How many spans, retained or discarded, placed, detached or orphan."""
+    spans = graph.spans
+    placements = [p.placement for p in graph.places]
+    return {
+        "spans": len(spans),
+        "retained": sum(1 for s in spans if s.retained == "conversation"),
+        "discarded": sum(1 for s in spans if s.retained == "discard"),
+        "placed": placements.count("placed"),
+        "detached": placements.count("detached"),
+        "orphan": placements.count("orphan"),
+    }
+
+
 def overview(
     graph: FoldGraph,
     scheme_note: str = "",
@@ -176,7 +190,6 @@ def overview(
     spans = graph.spans
     frames = graph.frames
     live_frames = [ref for (container, _), ref in frames.items() if container is None]
-    placements = [p.placement for p in graph.places]
     return {
         "source": cp.source,
         "shape": cp.shape,
@@ -196,12 +209,7 @@ def overview(
             "unresolvedLiveFrames": sum(1 for ref in live_frames if ref.span is None),
             "frames": len(frames),
             "unresolvedFrames": sum(1 for ref in frames.values() if ref.span is None),
-            "spans": len(spans),
-            "retained": sum(1 for s in spans if s.retained == "conversation"),
-            "discarded": sum(1 for s in spans if s.retained == "discard"),
-            "placed": placements.count("placed"),
-            "detached": placements.count("detached"),
-            "orphan": placements.count("orphan"),
+            **fold_counts(graph),
             "ambiguousFingerprints": len(graph.ambiguous()),
             "replayedFrames": sum(len(v) for v in graph.replays.values()),
             "cycles": len(graph.cycles),

@@ -30,7 +30,7 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Context, Row, walk, walk_floating
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
-from foldctl.query.records import span_rows
+from foldctl.query.records import fold_counts, span_rows
 from foldctl.schemas.parquet import TABLES
 from foldctl.sources.files import Buffer, RawSource, SourceSpec, read_bytes
 
@@ -213,7 +213,6 @@ def checkpoint_row(
 ) -> dict[str, Any]:
     cp = graph.checkpoint
     spans = graph.spans
-    placements = [p.placement for p in graph.places]
     return {
         "source": stored.name,
         "sha256": stored.sha256,
@@ -230,12 +229,7 @@ def checkpoint_row(
         "schemeNote": note,
         "foldedPresent": cp.has_folded,
         "liveMessages": len(cp.history),
-        "spans": len(spans),
-        "retained": sum(1 for s in spans if s.retained == "conversation"),
-        "discarded": sum(1 for s in spans if s.retained == "discard"),
-        "placed": placements.count("placed"),
-        "detached": placements.count("detached"),
-        "orphan": placements.count("orphan"),
+        **fold_counts(graph),
         "foldedMessages": sum(len(s.messages or ()) for s in spans),
         "maxDepth": max((p.depth for p in graph.places), default=0),
         "messages": messages,
