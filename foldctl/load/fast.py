@@ -260,11 +260,17 @@ def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
     """
     found: list[int] = []
     heads = list(map(_NOT_A_FRAME, items))
-    unsure = [
-        i
-        for i, (item, head) in enumerate(zip(items, heads, strict=True))
-        if head is None or _could_change(item, head.end())
-    ]
+    joined = b"".join(items)
+    if joined.count(b'"role"') == joined.count(b'"content"') == len(items) and b"\\u" not in joined:
+        # One "role" and one "content" per message, no escape anywhere: nothing later in a
+        # message can change it (four passes over the span's bytes, instead of one per message).
+        unsure = [i for i, head in enumerate(heads) if head is None]
+    else:
+        unsure = [
+            i
+            for i, (item, head) in enumerate(zip(items, heads, strict=True))
+            if head is None or _could_change(item, head.end())
+        ]
     for i in unsure:
         message = decode_message(items[i], source, f"{path}[{i}]")
         check_message(message, source, f"{path}[{i}]")

@@ -95,3 +95,37 @@ def test_invalid_message_in_a_span_is_named_on_the_fast_path() -> None:
     with pytest.raises(InputError) as info:
         load_bytes(orjson.dumps(doc), "x.json")
     assert str(info.value).startswith("x.json: folded[0].messages[0].content: expected a string")
+
+
+@pytest.mark.parametrize(
+    "suspect",
+    [
+        # A second key wins, as in JSON.parse: each of these is a frame.
+        b'{"role":"assistant","content":"[compacted history: x]","role":"user"}',
+        b'{"role":"user","content":"plain","content":"[compacted history: x]"}',
+        # An escape spells the key.
+        b'{"role":"user","content":"plain","\\u0063ontent":"[compacted history: x]"}',
+    ],
+    ids=["second-role", "second-content", "escaped-key"],
+)
+def test_a_later_key_can_make_a_message_a_frame(suspect: bytes) -> None:
+    """A message whose first keys say "not a frame" is still read to its end."""
+    frame = b'{"role":"user","content":"[compacted history: y]"}'
+    span = (
+        b'{"summaryFingerprint":"1","runId":"r","iteration":1,"foldedAtMs":1,"model":"m",'
+        b'"messageCount":2,"removedStageIds":[],"retained":"conversation","messages":['
+        + frame
+        + b","
+        + suspect
+        + b"]}"
+    )
+    data = (
+        b'{"version":1,"runId":"r","history":[],"lastCompletedIteration":0,'
+        b'"originalInput":{"message":"m"},"checkpointedAt":0,"folded":[' + span + b"]}"
+    )
+    exact = load_document(jsoncodec.loads(data, "x"), "x")
+    fast = try_load(data, "x")
+    assert fast is not None
+    assert fast.spans[0].messages is not None
+    assert list(fast.spans[0].messages.frame_indices) == [0, 1]
+    _same(fast, exact)
