@@ -13,11 +13,9 @@ from foldctl.graph.resolve import FoldGraph, resolve
 from foldctl.graph.walk import Row, walk
 from foldctl.load.checkpoint import load_source
 from foldctl.model import is_frame
-from tests.support import CONFORMANCE, conformance_cases, run_cli
+from tests.support import CONFORMANCE, conformance_cases, conformance_params, run_cli
 
-CASES: list[Any] = list(conformance_cases()) or [
-    pytest.param("", marks=pytest.mark.skip(reason=f"no conformance corpus at {CONFORMANCE}"))
-]
+CASES: list[Any] = conformance_params()
 
 
 def _oracle(name: str) -> dict[str, Any]:

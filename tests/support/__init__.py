@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from foldctl.cli.main import build_app, run
@@ -32,6 +33,12 @@ def conformance_cases() -> list[str]:
     return sorted(
         p.name.removesuffix(".expected.json") for p in CONFORMANCE.glob("*.expected.json")
     )
+
+
+def conformance_params() -> list[Any]:
+    """:func:`conformance_cases` for ``parametrize``: one visible skip when the corpus is absent."""
+    reason = f"no conformance corpus at {CONFORMANCE}"
+    return list(conformance_cases()) or [pytest.param("", marks=pytest.mark.skip(reason=reason))]
 
 
 @dataclass

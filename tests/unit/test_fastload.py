@@ -126,6 +126,7 @@ def test_a_later_key_can_make_a_message_a_frame(suspect: bytes) -> None:
     exact = load_document(jsoncodec.loads(data, "x"), "x")
     fast = try_load(data, "x")
     assert fast is not None
-    assert fast.spans[0].messages is not None
-    assert list(fast.spans[0].messages.frame_indices) == [0, 1]
+    messages = fast.spans[0].messages
+    assert isinstance(messages, RawMessages)
+    assert list(messages.frame_indices) == [0, 1]
     _same(fast, exact)

@@ -13,7 +13,7 @@ import pytest
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
 from foldctl.graph.resolve import detect_scheme, resolve
 from foldctl.load.checkpoint import load_bytes
-from tests.support import conformance_cases, run_cli, run_proc
+from tests.support import conformance_params, run_cli, run_proc
 from tools import make_store
 from tools.generate import GenSpec, RunSpec, generate, to_bytes, wrap_conversation_envelope
 
@@ -170,7 +170,7 @@ def test_a_partly_joined_checkpoint_names_the_share(tmp_path: Path) -> None:
     assert note == f"detected: joins {total - 1} of {total} frames"
 
 
-@pytest.mark.parametrize("case", conformance_cases())
+@pytest.mark.parametrize("case", conformance_params())
 def test_the_reference_corpus_is_fnv1a32_and_never_mixed(case: str, conformance: Path) -> None:
     data = (conformance / f"{case}.json").read_bytes()
     scheme, note = detect_scheme(load_bytes(data, case))
