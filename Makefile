@@ -41,7 +41,7 @@ claims-score: $(STAMP)
 # ripgrep is a contender in the fleet benchmark: installed when missing (as root, with apt).
 bench: $(STAMP)
 	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-		&& apt-get install -y -q ripgrep >/dev/null; } || echo "ripgrep not installed: the grep comparison is left out"
+		&& apt-get update -qq && apt-get install -y -q ripgrep >/dev/null; } || echo "ripgrep not installed: the grep comparison is left out"
 	$(BIN)/python -m tools.bench $(BENCH_ARGS)
 
 clean:
