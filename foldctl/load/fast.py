@@ -45,14 +45,35 @@ _NOT_A_FRAME: Final = re.compile(
 # What, later in such a message, could still make it a frame: a second "role" or
 # "content" key (the last one wins, as in JSON.parse), or an escape that could spell
 # one.  A message with any of these is decoded and checked like any other.
-_COULD_CHANGE: Final = (b'"role"', b'"content"', b"\\u")
+_ROLE: Final = b'"role"'
+_CONTENT: Final = b'"content"'
 
 
 def _could_change(item: Raw, start: int) -> bool:
-    """Whether a message's bytes from ``start`` hold any of :data:`_COULD_CHANGE` (three
-    substring searches: about three times faster than one alternation pattern)."""
+    """Whether a message's bytes from ``start`` hold a second key or an escape (substring
+    searches: about three times faster than one alternation pattern)."""
     data = bytes(item)
-    return any(data.find(needle, start) >= 0 for needle in _COULD_CHANGE)
+    return (
+        data.find(_ROLE, start) >= 0
+        or data.find(_CONTENT, start) >= 0
+        or jsoncodec.find_unicode_escape(data, start) >= 0
+    )
+
+
+_ROLE_KEYS: Final = re.compile(re.escape(_ROLE))
+_CONTENT_KEYS: Final = re.compile(re.escape(_CONTENT))
+
+
+def _one_key_each(buffer: Any, messages: int) -> bool:
+    """Whether the file spells ``"role"`` and ``"content"`` exactly ``messages`` times each
+    and holds no escape.  Every message holds both keys (one that does not is refused), so
+    then each holds each once: nothing after a message's first keys can change it.  Three
+    passes over the file (at 3-5 GB/s), instead of three per message."""
+    return (
+        jsoncodec.find_unicode_escape(buffer) < 0
+        and len(_ROLE_KEYS.findall(buffer)) == messages
+        and len(_CONTENT_KEYS.findall(buffer)) == messages
+    )
 
 
 # msgspec reads an integer of any size exactly; the exact path refuses one beyond 64 bits.
@@ -251,19 +272,17 @@ class RawMessages(Sequence[Message]):
         return f"<RawMessages {self._path}: {len(self._items)} messages>"
 
 
-def _frames(items: list[Raw], source: str, path: str) -> tuple[int, ...]:
+def _frames(items: list[Raw], source: str, path: str, one_key_each: bool) -> tuple[int, ...]:
     """Indices of the frames among raw messages, validating role and content types.
 
     A message in the runtime's layout whose role is not ``user``, or whose
     content does not start with ``[`` (or an escape that could be one), is
     not a frame and its role and content are strings: it is not decoded.
+    ``one_key_each``: :func:`_one_key_each` holds for the file.
     """
     found: list[int] = []
     heads = list(map(_NOT_A_FRAME, items))
-    joined = b"".join(items)
-    if joined.count(b'"role"') == joined.count(b'"content"') == len(items) and b"\\u" not in joined:
-        # One "role" and one "content" per message, no escape anywhere: nothing later in a
-        # message can change it (four passes over the span's bytes, instead of one per message).
+    if one_key_each:
         unsure = [i for i, head in enumerate(heads) if head is None]
     else:
         unsure = [
@@ -384,11 +403,13 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     spans: list[Span] = []
     # A run id or model repeats across thousands of spans: one string each, not one per span.
     shared: dict[str, str] = {}
+    stored = sum(len(s.messages) for s in conv.folded or () if s.messages is not UNSET)
+    one_key_each = stored > 0 and _one_key_each(buffer, stored + len(history))
     for index, s in enumerate(conv.folded or ()):
         messages: RawMessages | None = None
         if s.messages is not UNSET:
             path = f"{prefix}folded[{index}].messages"
-            frames = _frames(s.messages, source, path)
+            frames = _frames(s.messages, source, path, one_key_each)
             messages = RawMessages(s.messages, frames, source, path, buffer)
         spans.append(
             Span(

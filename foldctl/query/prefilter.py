@@ -44,8 +44,10 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
+from foldctl.jsoncodec import find_unicode_escape
 from foldctl.sources.files import Buffer
 
 #: Characters a needle is cut at: the structure of the compact JSON grep also searches
@@ -99,7 +101,7 @@ class Prefilter:
                 return True
         if "/" in letters and data.find(b"\\/") >= 0:
             return True
-        if data.find(b"\\u") < 0:
+        if find_unicode_escape(data) < 0:
             return False
         for unit in {int(m, 16) for m in _UNICODE_ESCAPE.findall(data)}:
             if 0xD800 <= unit <= 0xDFFF:
@@ -211,8 +213,10 @@ def _usable(requirement: Requirement, ignore_case: bool) -> Requirement | None:
     return tuple(dict.fromkeys(p for p in pieces if p is not None))
 
 
+@lru_cache(maxsize=16)
 def prefilter_for(pattern: re.Pattern[str], *, invert: bool = False) -> Prefilter | None:
-    """The prefilter of a compiled pattern, or None when every source must be decoded."""
+    """The prefilter of a compiled pattern, or None when every source must be decoded
+    (kept: a worker is asked once per source with the same pattern)."""
     if invert:
         return None
     walker = _Walker()

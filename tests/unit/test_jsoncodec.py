@@ -1,0 +1,34 @@
+"""JSON helpers the readers share."""
+
+from __future__ import annotations
+
+import mmap
+from pathlib import Path
+
+import pytest
+
+from foldctl.jsoncodec import find_unicode_escape
+
+ESCAPE = b'"x\\u0063"'
+
+
+@pytest.mark.parametrize("backslashes_before", [0, 1, 63, 64, 65, 5000])
+def test_an_escape_is_found_after_any_number_of_other_backslashes(backslashes_before: int) -> None:
+    before = b'"a\\n b\\"c"' * backslashes_before  # two backslashes each, neither a \u
+    data = before + ESCAPE
+    assert find_unicode_escape(data) == len(before) + 2
+    assert find_unicode_escape(before) == -1
+
+
+def test_an_escaped_backslash_before_u_is_no_escape_when_read_by_hand() -> None:
+    assert find_unicode_escape(b'"C:\\\\users"') == -1
+    assert find_unicode_escape(b'"C:\\\\\\u0063"') == 5  # \\ then the escape \u0063
+
+
+def test_start_and_a_mapped_file(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    path.write_bytes(ESCAPE + b" " + ESCAPE)
+    with path.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert find_unicode_escape(mapped) == 2
+        assert find_unicode_escape(mapped, 3) == len(ESCAPE) + 3
+        assert find_unicode_escape(mapped, len(ESCAPE) + 4) == -1
