@@ -15,7 +15,7 @@ from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
-from foldctl.parallel import map_ordered
+from foldctl.parallel import batch_size, map_ordered
 from foldctl.sources.files import SourceSpec, source_name
 
 #: A further check of one fold graph, run after the audit (``claims``' ``audit_findings``).
@@ -122,9 +122,11 @@ def audit_sources(
         (s, scheme, isinstance(s, str) and s in lenient, checks) for s in sources
     ]
     done = None if on_done is None else (lambda i, _result: on_done(i))
-    return list(
-        map_ordered(_audit_item, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed)
+    batch = batch_size(len(items), jobs)
+    found = map_ordered(
+        _audit_item, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed, batch=batch
     )
+    return list(found)
 
 
 @dataclass(frozen=True, slots=True)

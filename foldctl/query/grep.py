@@ -25,7 +25,7 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, every_row
 from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
-from foldctl.parallel import default_jobs, map_ordered
+from foldctl.parallel import batch_size, default_jobs, map_ordered
 from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.locate import Where, where
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
@@ -489,8 +489,11 @@ def grep_sources(
         for spec in entries
     ]
     done = None if on_done is None else (lambda i, _events: on_done(i))
+    # A source the prefilter passes over costs one read and one find: batched, or the
+    # pool's round trip per source would cost more than the search (2 workers slower than 1).
+    batch = batch_size(len(items), jobs) if use else 1
     for events in map_ordered(
-        grep_one, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed
+        grep_one, items, jobs=jobs, local=_is_local, on_done=done, on_crash=_crashed, batch=batch
     ):
         yield from events
 

@@ -19,7 +19,7 @@ from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, every_row
-from foldctl.parallel import map_ordered
+from foldctl.parallel import batch_size, map_ordered
 from foldctl.query.records import Table, message_object
 from foldctl.redact.apply import redact_graph
 from foldctl.redact.redactor import Redactor
@@ -136,6 +136,7 @@ def locate_sources(
         local=lambda item: not isinstance(item[0], str),
         on_done=done,
         on_crash=_crashed,
+        batch=batch_size(len(items), jobs),
     )
 
 
