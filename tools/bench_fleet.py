@@ -133,6 +133,7 @@ def ensure_ripgrep() -> str | None:
     if found or os.geteuid() != 0 or shutil.which("apt-get") is None:
         return found
     print("installing ripgrep (apt-get install -y ripgrep) ...", file=sys.stderr)
+    subprocess.run(["apt-get", "update", "-qq"], capture_output=True, check=False)
     subprocess.run(["apt-get", "install", "-y", "-q", "ripgrep"], capture_output=True, check=False)
     return shutil.which("rg")
 

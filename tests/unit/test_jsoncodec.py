@@ -25,6 +25,15 @@ def test_an_escaped_backslash_before_u_is_no_escape_when_read_by_hand() -> None:
     assert find_unicode_escape(b'"C:\\\\\\u0063"') == 5  # \\ then the escape \u0063
 
 
+@pytest.mark.parametrize("gap", [0, 100, 1000, 100_000])
+def test_sparse_and_dense_backslashes_alike(gap: int) -> None:
+    """Read one by one while sparse, by a pattern once dense: the same answer."""
+    before = (b'"a\\n' + b" " * gap + b'"') * 300
+    assert find_unicode_escape(before + ESCAPE) == len(before) + 2
+    assert find_unicode_escape(before + b'"\\\\u"') in (-1, len(before) + 2)
+    assert find_unicode_escape(before) == -1
+
+
 def test_start_and_a_mapped_file(tmp_path: Path) -> None:
     path = tmp_path / "f.json"
     path.write_bytes(ESCAPE + b" " + ESCAPE)
