@@ -135,6 +135,7 @@ def _pooled(
                 submit([alone])
             while (
                 not suspects
+                and alone is None
                 and next_submit < len(items)
                 and next_submit - next_yield < window
                 and len(running) < most_tasks

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/claims_bench.py CHECKPOINT.json [--runs 3] [--show]
+    python -m tools.claims_bench CHECKPOINT.json [--runs 3] [--show]
 
 What is timed, in this process, after the file is parsed (``orjson.loads``,
 timed separately): walking the fold chain the way ``expand`` does, building
