@@ -281,7 +281,7 @@ def render(
     provenance: Provenance,
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> str:
     """The whole report as one HTML document (pure: same inputs, same text)."""
     doc = overview(graph, scheme_note)
@@ -343,7 +343,7 @@ def render_bytes(
     provenance: Provenance,
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> bytes:
     text = render(
         graph, provenance=provenance, scheme_note=scheme_note, findings=findings, replays=replays
@@ -359,7 +359,7 @@ class Report:
     provenance: Provenance
     scheme_note: str = ""
     findings: tuple[Finding, ...] | None = None
-    replays: Replays = "full"
+    replays: Replays = "ref"
 
 
 def report(result: Report, output: Output) -> None:
@@ -752,10 +752,12 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
         f" · {kept} (messageCount {span.message_count}) · {span.model} · run {span.run_id}"
         f" · iteration {span.iteration} · {iso_utc(span.folded_at_ms)}"
     )
+    first = anchors.span_block[span.index] if event.reference else None
     if flat:
         w.start("div", attrs)
         with w.tag("p", {"class": "flat-start"}):
             w.el("strong", label)
+            _first_placement_link(w, first)
             w.text(line)
             w.el(
                 "span",
@@ -769,6 +771,7 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
         w.start("details", attrs)
         with w.tag("summary"):
             w.el("strong", label)
+            _first_placement_link(w, first)
             w.text(line)
             if ctx.depth > 1:
                 w.el(
@@ -891,6 +894,13 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
                     w.el("dt", key)
                     with w.tag("dd"):
                         w.el("pre", value if isinstance(value, str) else pretty(value))
+
+
+def _first_placement_link(w: Writer, anchor: str | None) -> None:
+    """For a replay shown as a reference: a link to where its messages are shown."""
+    if anchor is not None:
+        w.text(" ")
+        w.el("a", "(go to the first placement)", {"href": f"#{anchor}"})
 
 
 def _finding_badges(w: Writer, found: Iterable[tuple[int, Finding]]) -> None:

@@ -51,7 +51,7 @@ def report(
     output: OutputOpt,
     scheme: SchemeOpt = None,
     now: NowOpt = None,
-    replays: ReplaysOpt = "full",
+    replays: ReplaysOpt = "ref",
     redact: RedactOpt = False,
     redact_key_file: RedactKeyOpt = None,
     redact_rules: RedactRulesOpt = None,
