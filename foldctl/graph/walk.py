@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from foldctl.errors import InputError, UsageError
 from foldctl.graph.locators import (
@@ -50,10 +50,12 @@ class ExpansionTooLarge(InputError):
     """Replayed frames would make the expansion far larger than the record it comes from."""
 
 
-def expansion_size(graph: FoldGraph, *, replays: Replays = "full") -> int:
+def expansion_size(graph: FoldGraph, *, replays: Replays = "full", floating: bool = False) -> int:
     """How many messages the transcript from history holds (frames of expanded spans left
-    out), computed from the fold graph alone — without walking it, and without decoding
-    a retained message.  Replays of replays multiply; this is measured before printing."""
+    out), and with ``floating`` the originals of the detached and orphan spans after it
+    (:func:`walk_floating`), computed from the fold graph alone — without walking it, and
+    without decoding a retained message.  Replays of replays multiply, in a floating span
+    as in history; this is measured before printing."""
     spans = graph.spans
     inner: dict[Container, list[int]] = {}  # container -> spans its expandable frames enter
     for (container, index), ref in graph.frames.items():
@@ -81,14 +83,19 @@ def expansion_size(graph: FoldGraph, *, replays: Replays = "full") -> int:
             sizes[node] = 0  # provisional: guards a loop the cycle frames did not cut
             stack.append((node, True))
             stack.extend((k, False) for k in inner.get(node, []) if k not in sizes)
-    if replays == "ref":
-        placed = {
-            s.index for s, p in zip(spans, graph.places, strict=True) if p.placement == "placed"
+    if replays == "ref":  # each container once
+        shown = {
+            s.index
+            for s, p in zip(spans, graph.places, strict=True)
+            if floating or p.placement == "placed"
         }
-        each = sum(len(graph.container_messages(c)) - len(inner.get(c, [])) for c in placed)
+        each = sum(len(graph.container_messages(c)) - len(inner.get(c, [])) for c in shown)
         return len(graph.checkpoint.history) - len(inner.get(None, [])) + each
     top = inner.get(None, [])
-    return len(graph.checkpoint.history) - len(top) + sum(sizes[k] for k in top)
+    size = len(graph.checkpoint.history) - len(top) + sum(sizes[k] for k in top)
+    if floating:
+        size += sum(sizes.get(root, 0) for root in graph.floating_roots)
+    return size
 
 
 def expansion_limit(graph: FoldGraph) -> int:
@@ -105,11 +112,16 @@ def expansion_limit(graph: FoldGraph) -> int:
 
 
 def check_expansion(
-    graph: FoldGraph, *, replays: Replays = "full", limit: int | None = None
+    graph: FoldGraph,
+    *,
+    replays: Replays = "full",
+    limit: int | None = None,
+    floating: bool = False,
 ) -> None:
-    """:class:`ExpansionTooLarge` when the expansion would print more than the limit."""
+    """:class:`ExpansionTooLarge` when the expansion (with ``floating``, the detached and
+    orphan spans' too) would print more than the limit."""
     bound = expansion_limit(graph) if limit is None else limit
-    size = expansion_size(graph, replays=replays)
+    size = expansion_size(graph, replays=replays, floating=floating)
     if size > bound:
         raise ExpansionTooLarge(
             graph.checkpoint.source,
@@ -253,6 +265,13 @@ class FoldEnd:
 Event = Row | FoldStart | FoldEnd
 
 
+class _Shown(NamedTuple):
+    """The placements of spans so far: how many, and the frame of the first."""
+
+    placed: dict[int, int]
+    first_frame: dict[int, str | None]
+
+
 def walk(
     graph: FoldGraph,
     *,
@@ -261,13 +280,15 @@ def walk(
     start: Context | None = None,
     reason: str = "",
     replays: Replays = "full",
+    shown: _Shown | None = None,
 ) -> Iterator[Event]:
     """Expand from ``start`` (default: history), yielding events in transcript order.
 
     ``max_depth`` counts folds below ``start``.  ``reason`` is told on the
     first :class:`FoldStart` (why a span shown on its own floats).  With
     ``replays="ref"`` a replayed placement is its :class:`FoldStart` and
-    :class:`FoldEnd` only, a reference to the first placement.
+    :class:`FoldEnd` only, a reference to the first placement.  ``shown`` carries
+    the placements so far from one walk into the next (:func:`walk_floating`).
     """
     spans = graph.spans
     root = start or Context(None, None, None, 0)
@@ -276,8 +297,7 @@ def walk(
     # enumerate() keeps its last item, and a chain 10,000 deep would keep 10,000 frames.
     stack: list[tuple[Context, Sequence[Message], list[int]]] = []
     on_path: set[int] = set()
-    placed: dict[int, int] = {}  # span -> placements so far
-    first_frame: dict[int, str | None] = {}
+    placed, first_frame = shown if shown is not None else _Shown({}, {})
 
     def enter(ctx: Context, why: str = "") -> FoldStart | None:
         stack.append((ctx, graph.container_messages(ctx.span), [0]))
@@ -348,7 +368,18 @@ def walk_floating(
     keep_frames: bool = False,
     replays: Replays = "full",
 ) -> Iterator[Event]:
-    """The originals of detached and orphan spans, each root with the spans nested in it."""
+    """The originals of detached and orphan spans, each root with the spans nested in it.
+
+    With ``replays="ref"`` each span is shown once in all: a span the expansion from
+    history shows (placed), or one an earlier floating root showed, is a reference here.
+    """
+    shown: _Shown | None = None
+    if replays == "ref":
+        shown = _Shown({}, {})
+        for span, place in enumerate(graph.places):
+            if place.placement == "placed" and place.frame_index is not None:
+                shown.placed[span] = 1
+                shown.first_frame[span] = message_locator(place.container, place.frame_index)
     for index in graph.floating_roots:
         place = graph.places[index]
         ctx = Context(None, None, index, 1, place.placement)
@@ -359,6 +390,7 @@ def walk_floating(
             start=ctx,
             reason=place.reason,
             replays=replays,
+            shown=shown,
         )
 
 
@@ -498,7 +530,7 @@ def every_row(graph: FoldGraph, *, replays: Replays = "full") -> Iterator[Row]:
     (:func:`check_expansion`).
     """
     if replays == "full":
-        check_expansion(graph)
+        check_expansion(graph, floating=True)
     streams = (
         walk(graph, keep_frames=True, replays=replays),
         walk_floating(graph, keep_frames=True, replays=replays),

@@ -27,7 +27,7 @@ from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Context, Row, walk, walk_floating
+from foldctl.graph.walk import Context, Row, check_expansion, walk, walk_floating
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
@@ -241,8 +241,10 @@ def checkpoint_row(
 def stored_tables(stored: Stored, scheme: str | None = None, *, version: str) -> SourceTables:
     """The four tables of bytes read by :func:`read_stored` (``version``: the foldctl that
     writes them); raises :class:`~foldctl.errors.FoldctlError` when they are not a
-    checkpoint."""
+    checkpoint, or when replayed summaries would make its messages table far larger than
+    the record (:func:`~foldctl.graph.walk.check_expansion`)."""
     graph, note = join(load_stored(stored), scheme)
+    check_expansion(graph, floating=True)
     key = (stored.name, stored.sha256)
     result = SourceTables(stored.name, stored.sha256, {t: empty_columns(t) for t in TABLES})
     tables = result.tables

@@ -57,7 +57,7 @@ def transcript(
     reference to the first; with ``"full"`` the expansion's size is checked first
     (:func:`foldctl.graph.walk.check_expansion`)."""
     if replays == "full":
-        check_expansion(graph)
+        check_expansion(graph, floating=include_detached)
     events: Iterator[Event]
     if only is not None:
         events = walk_name(graph, only, max_depth=depth, keep_frames=keep_frames, replays=replays)

@@ -256,6 +256,32 @@ def test_a_replay_bomb_is_refused_before_printing_and_printed_by_reference() -> 
     assert "replay" in by_reference.stdout
 
 
+def test_replays_among_detached_spans_count_toward_the_bound() -> None:
+    """The bound counts what is printed after the transcript too: detached spans whose
+    frames replay one another.  By reference, every span is shown once in all."""
+    source = str(REGRESSIONS / "detached-replays.json")
+    size = os.path.getsize(source)
+    assert run_cli("expand", source, "-f", "jsonl").exit_code == 0  # history alone: in bound
+    for argv in (
+        ("expand", source, "--include-detached"),
+        ("grep", "-c", "a", source),
+        ("report", source, "--replays", "full", "-o", "-"),
+    ):
+        refused = run_cli(*argv)
+        assert refused.exit_code == 2, argv
+        assert "FOLDCTL_MAX_EXPANSION" in one_error_line(refused.stderr)
+    rows = jsonl(
+        run_cli("expand", source, "--include-detached", "--replays", "ref", "-f", "jsonl").stdout
+    )
+    stored = json.loads(Path(source).read_bytes())
+    held = len(stored["history"]) + sum(len(s.get("messages") or ()) for s in stored["folded"])
+    assert len(rows) <= held
+    assert len({(r["locator"], r["occurrence"]) for r in rows}) == len(rows)
+    assert run_cli("grep", "-c", "a", source, "--replays", "ref").exit_code in (0, 1)
+    page = run_cli("report", source, "-o", "-")
+    assert page.exit_code == 0 and len(page.stdout) < 20 * size
+
+
 def test_the_expansion_bound_can_be_raised(tmp_path: Path) -> None:
     source = str(REGRESSIONS / "expansion-bomb.json")
     refused = subprocess.run(

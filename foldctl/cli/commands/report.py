@@ -79,7 +79,7 @@ def report(
         graph, note, stored = open_evidence(spec, scheme)
         mode = replays_mode(replays)
         if mode == "full":
-            check_expansion(graph)
+            check_expansion(graph, floating=True)
         findings = (*audit(graph), *audit_findings(graph))
         redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
         if redactor is not None:
