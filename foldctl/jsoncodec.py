@@ -422,11 +422,19 @@ def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes
         return encode_by_hand(value, sort_keys=sort_keys)
 
 
+def as_text(value: Any) -> str:
+    """A value as text: a string as it is, anything else as its compact JSON (never a
+    recursive ``str``/``repr``: an opaque field may be nested a thousand levels deep)."""
+    if isinstance(value, str):
+        return value
+    return dumps(value).decode("utf-8", "backslashreplace")
+
+
 def brief(value: Any, limit: int = 80) -> str:
     """A value for an error message or a finding: a string in quotes, anything else as its
     compact JSON, cut to ``limit`` characters (never a recursive ``repr``: a value may be
     nested a thousand levels deep)."""
-    text = value if isinstance(value, str) else dumps(value).decode("utf-8", "backslashreplace")
+    text = as_text(value)
     if len(text) > limit:
         text = text[:limit] + "..."
     return f'"{text}"' if isinstance(value, str) else text

@@ -234,7 +234,9 @@ def read_manifest(to: Path) -> dict[str, Any]:
         raise InputError(str(path), "", "is not a foldctl export manifest (no `exports` list)")
     if manifest.get("format") != FORMAT:
         raise InputError(
-            str(path), "format", f"is {manifest.get('format')!r}; this foldctl writes {FORMAT}"
+            str(path),
+            "format",
+            f"is {jsoncodec.brief(manifest.get('format'))}; this foldctl writes {FORMAT}",
         )
     return manifest
 

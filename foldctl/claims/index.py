@@ -38,6 +38,7 @@ from typing import Any, Final, NamedTuple, Protocol
 from foldctl.claims import atoms as A
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
+from foldctl.jsoncodec import as_text
 
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
 _NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
@@ -130,13 +131,13 @@ def evidence_text(content: str, tool_calls: Iterable[dict[str, Any]] = ()) -> st
         args = call.get("args")
         if isinstance(args, str | bytes):  # already JSON text (a caller with a faster encoder)
             rendered = args if isinstance(args, str) else args.decode("utf-8", "replace")
-            lines.append(f"→ {call.get('name', '')} {rendered}")
+            lines.append(f"→ {as_text(call.get('name', ''))} {rendered}")
             continue
         try:
             rendered = json.dumps(args, ensure_ascii=False, separators=(",", ":"))
         except (TypeError, ValueError):
             rendered = json.dumps(args, ensure_ascii=False, separators=(",", ":"), default=str)
-        lines.append(f"→ {call.get('name', '')} {rendered}")
+        lines.append(f"→ {as_text(call.get('name', ''))} {rendered}")
     return "\n".join(lines)
 
 

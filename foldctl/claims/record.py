@@ -33,7 +33,7 @@ from foldctl.graph.locators import Container, MessageName, message_locator, pars
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
-from foldctl.jsoncodec import brief, dumps
+from foldctl.jsoncodec import as_text, brief, dumps
 from foldctl.model import Message
 from foldctl.sources.files import SourceSpec
 from foldctl.sources.scan import scan_sources
@@ -90,7 +90,7 @@ def _evidence_of(message: Message) -> tuple[str, str, str | None, tuple[str, ...
         text = evidence_text(text, [{**c, "args": dumps(c.get("args"))} for c in call_list])
     role = message.get("role")
     tool = message.get("toolName")
-    names = tuple(str(c.get("name", "")) for c in call_list)
+    names = tuple(as_text(c.get("name", "")) for c in call_list)
     return (
         text,
         role if isinstance(role, str) else "",

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
+from foldctl import jsoncodec
 from foldctl.errors import InputError, UsageError
 from foldctl.graph.locators import (
     Container,
@@ -44,10 +45,65 @@ Replays = Literal["full", "ref"]
 
 #: The environment variable that sets the most messages one expansion may print.
 MAX_EXPANSION_ENV: Final = "FOLDCTL_MAX_EXPANSION"
+#: The environment variable that sets the most bytes of messages one expansion may print.
+MAX_EXPANSION_BYTES_ENV: Final = "FOLDCTL_MAX_EXPANSION_BYTES"
+#: Past this many times what the record holds (plus the slack), an expansion is refused.
+EXPANSION_FACTOR: Final = 10
+EXPANSION_SLACK_MESSAGES: Final = 1_000
+EXPANSION_SLACK_BYTES: Final = 1 << 20
 
 
 class ExpansionTooLarge(InputError):
     """Replayed frames would make the expansion far larger than the record it comes from."""
+
+
+def _entered(graph: FoldGraph) -> dict[Container, list[int]]:
+    """Container -> the spans its expandable frames enter (cycle frames left out)."""
+    spans = graph.spans
+    inner: dict[Container, list[int]] = {}
+    for (container, index), ref in graph.frames.items():
+        target = ref.span
+        if target is None or spans[target].messages is None:
+            continue
+        if (container, index) in graph.cycles:
+            continue
+        inner.setdefault(container, []).append(target)
+    return inner
+
+
+def _totals(
+    graph: FoldGraph, inner: dict[Container, list[int]], own: dict[int, int]
+) -> dict[int, int]:
+    """Span -> its ``own`` amount plus the totals of the spans its frames enter, each
+    entry counted again (so a replay counts twice): post-order over the span DAG, without
+    recursion."""
+    totals: dict[int, int] = {}
+    for root in range(len(graph.spans)):
+        if root in totals:
+            continue
+        stack: list[tuple[int, bool]] = [(root, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                totals[node] = own[node] + sum(totals.get(k, 0) for k in inner.get(node, []))
+                continue
+            if node in totals:
+                continue
+            totals[node] = 0  # provisional: guards a loop the cycle frames did not cut
+            stack.append((node, True))
+            stack.extend((k, False) for k in inner.get(node, []) if k not in totals)
+    return totals
+
+
+def _transcript_total(
+    graph: FoldGraph, inner: dict[Container, list[int]], totals: dict[int, int], history: int,
+    floating: bool,
+) -> int:  # fmt: skip
+    top = inner.get(None, [])
+    size = history + sum(totals[k] for k in top)
+    if floating:
+        size += sum(totals.get(root, 0) for root in graph.floating_roots)
+    return size
 
 
 def expansion_size(graph: FoldGraph, *, replays: Replays = "full", floating: bool = False) -> int:
@@ -57,32 +113,7 @@ def expansion_size(graph: FoldGraph, *, replays: Replays = "full", floating: boo
     without decoding a retained message.  Replays of replays multiply, in a floating span
     as in history; this is measured before printing."""
     spans = graph.spans
-    inner: dict[Container, list[int]] = {}  # container -> spans its expandable frames enter
-    for (container, index), ref in graph.frames.items():
-        target = ref.span
-        if target is None or spans[target].messages is None:
-            continue
-        if (container, index) in graph.cycles:
-            continue
-        inner.setdefault(container, []).append(target)
-    sizes: dict[int, int] = {}
-    # Post-order over the span DAG (cycle frames are left out above), without recursion.
-    for root in [s.index for s in spans]:
-        if root in sizes:
-            continue
-        stack: list[tuple[int, bool]] = [(root, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                kids = inner.get(node, [])
-                own = len(spans[node].messages or ()) - len(kids)
-                sizes[node] = own + sum(sizes.get(k, 0) for k in kids)
-                continue
-            if node in sizes:
-                continue
-            sizes[node] = 0  # provisional: guards a loop the cycle frames did not cut
-            stack.append((node, True))
-            stack.extend((k, False) for k in inner.get(node, []) if k not in sizes)
+    inner = _entered(graph)
     if replays == "ref":  # each container once
         shown = {
             s.index
@@ -91,24 +122,77 @@ def expansion_size(graph: FoldGraph, *, replays: Replays = "full", floating: boo
         }
         each = sum(len(graph.container_messages(c)) - len(inner.get(c, [])) for c in shown)
         return len(graph.checkpoint.history) - len(inner.get(None, [])) + each
-    top = inner.get(None, [])
-    size = len(graph.checkpoint.history) - len(top) + sum(sizes[k] for k in top)
-    if floating:
-        size += sum(sizes.get(root, 0) for root in graph.floating_roots)
-    return size
+    own = {s.index: len(s.messages or ()) - len(inner.get(s.index, [])) for s in spans}
+    totals = _totals(graph, inner, own)
+    history = len(graph.checkpoint.history) - len(inner.get(None, []))
+    return _transcript_total(graph, inner, totals, history, floating)
+
+
+def _stored_size(messages: Sequence[Message], index: int | None = None) -> int:
+    """The bytes of JSON ``messages`` (or message ``index`` of them) hold as stored: read
+    from the stored bytes when the loader kept them, else encoded again."""
+    if index is not None:
+        raw_json = getattr(messages, "raw_json", None)
+        return len(raw_json(index) if raw_json else jsoncodec.dumps(messages[index]))
+    sized = getattr(messages, "stored_size", None)
+    if sized is not None:
+        return int(sized())
+    return sum(len(jsoncodec.dumps(m)) for m in messages)
+
+
+def expansion_bytes(graph: FoldGraph, *, floating: bool = False) -> tuple[int, int] | None:
+    """(bytes of messages the expansion with replays in full prints, bytes of messages the
+    record holds), or None when no span is entered twice: then every message is printed
+    at most once and the expansion is no larger than the record.  A message counts the
+    bytes of its stored JSON (a frame its span replaces counts none), so one huge
+    message replayed a hundred times counts a hundred times, which a count of messages
+    does not see."""
+    inner = _entered(graph)
+    entries = [k for kids in inner.values() for k in kids]
+    if len(entries) == len(set(entries)):
+        return None
+    replaced: dict[Container, int] = {}  # bytes of the frames a span's messages replace
+    for (container, index), ref in graph.frames.items():
+        if ref.span is None or graph.spans[ref.span].messages is None:
+            continue
+        if (container, index) in graph.cycles:
+            continue
+        messages = graph.container_messages(container)
+        replaced[container] = replaced.get(container, 0) + _stored_size(messages, index)
+    held = {s.index: _stored_size(s.messages or ()) for s in graph.spans}
+    history = _stored_size(graph.checkpoint.history)
+    own = {i: size - replaced.get(i, 0) for i, size in held.items()}
+    totals = _totals(graph, inner, own)
+    printed = _transcript_total(graph, inner, totals, history - replaced.get(None, 0), floating)
+    return printed, history + sum(held.values())
+
+
+def _env_limit(name: str) -> int | None:
+    import os
+
+    value = os.environ.get(name, "").replace("_", "").replace(",", "").strip()
+    return int(value) if value.isdigit() else None
 
 
 def expansion_limit(graph: FoldGraph) -> int:
     """The most messages one expansion may print: ten times the messages the record holds,
     plus 1,000 (or ``FOLDCTL_MAX_EXPANSION``): a record without replays expands to exactly
     the messages it holds, so only replays of replays come near it."""
-    import os
-
-    value = os.environ.get(MAX_EXPANSION_ENV, "")
-    if value.strip().isdigit():
-        return int(value)
+    value = _env_limit(MAX_EXPANSION_ENV)
+    if value is not None:
+        return value
     stored = len(graph.checkpoint.history) + sum(len(s.messages or ()) for s in graph.spans)
-    return 10 * stored + 1_000
+    return EXPANSION_FACTOR * stored + EXPANSION_SLACK_MESSAGES
+
+
+def _refusal(graph: FoldGraph, amount: str, bound: str, env: str) -> ExpansionTooLarge:
+    return ExpansionTooLarge(
+        graph.checkpoint.source,
+        "",
+        f"its expansion would print {amount} (replayed summaries place the same spans again "
+        f"and again) but the limit is {bound}; print each replay as a reference to its first "
+        f"placement, or raise the limit ({env})",
+    )
 
 
 def check_expansion(
@@ -119,16 +203,24 @@ def check_expansion(
     floating: bool = False,
 ) -> None:
     """:class:`ExpansionTooLarge` when the expansion (with ``floating``, the detached and
-    orphan spans' too) would print more than the limit."""
+    orphan spans' too) would print more messages than the limit, or more bytes of messages
+    than ten times the record holds plus 1 MiB (``FOLDCTL_MAX_EXPANSION_BYTES``)."""
     bound = expansion_limit(graph) if limit is None else limit
     size = expansion_size(graph, replays=replays, floating=floating)
     if size > bound:
-        raise ExpansionTooLarge(
-            graph.checkpoint.source,
-            "",
-            f"its expansion would print {size:,} messages (replayed summaries place the same "
-            f"spans again and again) but the limit is {bound:,}; print each replay as a "
-            f"reference to its first placement, or raise the limit ({MAX_EXPANSION_ENV})",
+        raise _refusal(graph, f"{size:,} messages", f"{bound:,}", MAX_EXPANSION_ENV)
+    if replays == "ref":
+        return  # each container once: never more bytes than the record holds
+    measured = expansion_bytes(graph, floating=floating)
+    if measured is None:
+        return
+    printed, stored = measured
+    byte_bound = _env_limit(MAX_EXPANSION_BYTES_ENV)
+    if byte_bound is None:
+        byte_bound = EXPANSION_FACTOR * stored + EXPANSION_SLACK_BYTES
+    if printed > byte_bound:
+        raise _refusal(
+            graph, f"{printed:,} bytes of messages", f"{byte_bound:,}", MAX_EXPANSION_BYTES_ENV
         )
 
 

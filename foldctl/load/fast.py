@@ -227,6 +227,10 @@ class RawMessages(Sequence[Message]):
         """Message ``index`` as it is stored: its JSON bytes, not decoded."""
         return bytes(self._items[index])
 
+    def stored_size(self) -> int:
+        """The bytes of JSON these messages hold as stored, without decoding one."""
+        return sum(len(item) for item in self._items)
+
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) stay behind when pickled.
         return (self._items, self.frame_indices, self._source, self._path)

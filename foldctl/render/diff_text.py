@@ -57,7 +57,9 @@ def _snippet(message: Any, width: int = 72) -> str:
     content = message.get("content")
     first = content.split("\n", 1)[0] if isinstance(content, str) else ""
     if not first and isinstance(message.get("toolCalls"), list):
-        names = [str(c.get("name")) for c in message["toolCalls"] if isinstance(c, dict)]
+        names = [
+            jsoncodec.as_text(c.get("name")) for c in message["toolCalls"] if isinstance(c, dict)
+        ]
         first = "calls " + ", ".join(names)
     if len(first) > width:
         first = first[: width - 1] + "…"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from foldctl import jsoncodec
+from foldctl.jsoncodec import as_text
 from foldctl.model import Message
 
 #: Shown in the message's heading, not as a field.
@@ -46,13 +46,6 @@ def other_fields(message: Message) -> list[tuple[str, Any]]:
             continue
         out.append((key, value))
     return out
-
-
-def as_text(value: Any) -> str:
-    """A field's value as text: a string as it is, anything else as compact JSON."""
-    if isinstance(value, str):
-        return value
-    return jsoncodec.dumps(value).decode("utf-8", "backslashreplace")
 
 
 def call_rest(call: dict[str, Any]) -> dict[str, Any]:

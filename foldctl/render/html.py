@@ -36,9 +36,10 @@ from foldctl.audit.codes import Finding
 from foldctl.digest import digest
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Replays, Row, walk, walk_floating
+from foldctl.jsoncodec import as_text
 from foldctl.query.records import overview
 from foldctl.render import Output
-from foldctl.render.fields import as_text, call_rest, other_fields, pretty, tool_calls
+from foldctl.render.fields import call_rest, other_fields, pretty, tool_calls
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
 

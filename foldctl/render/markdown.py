@@ -12,10 +12,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
+from foldctl.jsoncodec import as_text
 from foldctl.query.records import Overview
 from foldctl.query.transcript import Transcript
 from foldctl.render import Output
-from foldctl.render.fields import as_text, call_rest, content_text, other_fields, pretty, tool_calls
+from foldctl.render.fields import call_rest, content_text, other_fields, pretty, tool_calls
 from foldctl.render.sink import markdown_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc

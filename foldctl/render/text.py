@@ -13,13 +13,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
+from foldctl.jsoncodec import as_text
 from foldctl.model import FRAME_PREFIX
 from foldctl.query.fingerprints import Fingerprints
 from foldctl.query.records import Overview, Table
 from foldctl.query.transcript import Transcript
 from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
-from foldctl.render.fields import as_text, call_rest, content_text, other_fields, tool_calls
+from foldctl.render.fields import call_rest, content_text, other_fields, tool_calls
 from foldctl.render.sink import text_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc

@@ -243,8 +243,16 @@ class _Changed(Exception):
 
 
 def _sqlite_problem(e: Exception) -> str:
-    """One sentence for an sqlite3 error: locked, corrupt, encrypted, unreadable."""
-    text = str(e)
+    """One sentence for an sqlite3 error: locked, corrupt, encrypted, unreadable.
+
+    A message SQLite writes in bytes that are not UTF-8 (a garbled table name in
+    "malformed database schema (...)") reaches Python as a ``UnicodeDecodeError``
+    instead of the ``DatabaseError`` it is; its bytes are shown escaped.
+    """
+    if isinstance(e, UnicodeDecodeError):
+        text = bytes(e.object).decode("utf-8", "backslashreplace")
+    else:
+        text = str(e)
     name = getattr(e, "sqlite_errorname", "")
     lowered = text.lower()
     if "locked" in lowered or "busy" in lowered or name.startswith("SQLITE_BUSY"):
@@ -370,7 +378,7 @@ class Store:
                 # e.g. the -shm went away between the look and the open: copy instead.
                 self.close()
                 self.access = "private-copy"
-            except sqlite3.DatabaseError as e:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
                 raise InputError(self.path, "", _sqlite_problem(e)) from None
         if self.access == "private-copy":
             self._open_copy()
@@ -379,7 +387,7 @@ class Store:
         try:
             self._conn = _connect(_uri(self.path, query))
             self._begin()
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             raise InputError(self.path, "", _sqlite_problem(e)) from None
 
     def _open_copy(self) -> None:
@@ -407,7 +415,7 @@ class Store:
             conn.execute("PRAGMA query_only = ON")
             self._conn = conn
             self._begin()
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             raise InputError(self.path, "", _sqlite_problem(e)) from None
 
     def _begin(self) -> None:
@@ -427,7 +435,7 @@ class Store:
 
         try:
             rows = self._live().execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as e:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
             raise InputError(self.path, "", _sqlite_problem(e)) from None
         if self.access == "immutable" and _signature(self.path) != self._before:
             raise _Changed()

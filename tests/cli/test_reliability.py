@@ -283,18 +283,48 @@ def test_replays_among_detached_spans_count_toward_the_bound() -> None:
 
 
 def test_the_expansion_bound_can_be_raised(tmp_path: Path) -> None:
+    """Each bound names its variable; raised to what the refusals said, both are met."""
     source = str(REGRESSIONS / "expansion-bomb.json")
-    refused = subprocess.run(
-        [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl"],
-        capture_output=True, check=False,
-    )  # fmt: skip
-    wanted = int(re.search(rb"print ([\d,]+) messages", refused.stderr).group(1).replace(b",", b""))  # type: ignore[union-attr]
+    argv = [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl"]
+    env = dict(os.environ)
+    wanted: dict[str, int] = {}
+    for _ in range(3):
+        refused = subprocess.run(argv, capture_output=True, check=False, env=env)
+        if refused.returncode == 0:
+            break
+        found = re.search(rb"print ([\d,]+) (messages|bytes).*\((FOLDCTL_\w+)\)", refused.stderr)
+        assert found is not None, refused.stderr
+        wanted[found.group(2).decode()] = int(found.group(1).replace(b",", b""))
+        env[found.group(3).decode()] = str(wanted[found.group(2).decode()])
+    assert set(wanted) == {"messages", "bytes"}
+    assert refused.returncode == 0
+    assert refused.stdout.count(b"\n") == wanted["messages"]
+
+
+def test_one_huge_message_replayed_is_refused_by_its_bytes() -> None:
+    """40 placements of one 100 KB message are few messages but 4 MB: the bound counts the
+    bytes printed too, names its own variable, and the replays print by reference."""
+    source = str(REGRESSIONS / "expansion-bytes.json")
+    size = os.path.getsize(source)
+    for argv in (
+        ("expand", source),
+        ("expand", source, "-f", "jsonl"),
+        ("grep", "-c", "x", source),
+    ):
+        refused = run_cli(*argv)
+        assert refused.exit_code == 2 and refused.stdout == "", argv
+        line = one_error_line(refused.stderr)
+        assert "bytes" in line and "FOLDCTL_MAX_EXPANSION_BYTES" in line and "--replays ref" in line
+    by_reference = run_cli("expand", source, "--replays", "ref", "-f", "jsonl")
+    assert by_reference.exit_code == 0
+    assert len(by_reference.stdout) < 2 * size
     raised = subprocess.run(
         [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl"],
-        capture_output=True, check=False, env={**os.environ, "FOLDCTL_MAX_EXPANSION": str(wanted)},
+        capture_output=True, check=False,
+        env={**os.environ, "FOLDCTL_MAX_EXPANSION_BYTES": "5000000"},
     )  # fmt: skip
     assert raised.returncode == 0
-    assert raised.stdout.count(b"\n") == wanted
+    assert raised.stdout.count(b"\n") == 40 and len(raised.stdout) > 40 * 100_000
 
 
 # --------------------------------------------------------------------------- memory

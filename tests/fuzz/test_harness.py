@@ -227,3 +227,14 @@ def test_the_pool_catches_hangs_crashes_and_memory(
     assert by_target["after"] == {outcome.ACCEPTED: 2}  # the case goes on, its files restored
     saved = sorted(p.name for p in (tmp_path / "out").glob("*.meta.json"))
     assert len(saved) == 4  # one reproducer per signature, two cases each
+
+
+def test_a_concatenated_gzip_counts_every_member() -> None:
+    """The output budget follows what a gzip decompresses to: the trailer's size speaks
+    only for the last member of a concatenated file."""
+    import gzip
+
+    data = gzip.compress(b"x" * 600_000) + gzip.compress(b"y")
+    assert int.from_bytes(data[-4:], "little") == 1
+    assert outcome.input_size(data) == 600_001
+    assert outcome.input_size(data[:-9]) >= len(data) - 9  # broken off: never below the stored size

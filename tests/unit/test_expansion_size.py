@@ -4,13 +4,15 @@ detached and orphan spans or without."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from foldctl import jsoncodec
 from foldctl.errors import InputError
 from foldctl.graph.open import open_graph
-from foldctl.graph.walk import Replays, Row, expansion_size, walk, walk_floating
+from foldctl.graph.walk import Replays, Row, expansion_bytes, expansion_size, walk, walk_floating
 from tests.support import CONFORMANCE, SAMPLES
 
 REGRESSIONS = Path(__file__).resolve().parent.parent / "fuzz" / "regressions"
@@ -45,3 +47,32 @@ def test_by_reference_every_span_is_shown_once_in_all() -> None:
     ]
     assert len(rows) <= held
     assert len({(r.context.span, r.index) for r in rows}) == len(rows)
+
+
+BYTE_SOURCES = [
+    REGRESSIONS / name
+    for name in ("expansion-bytes.json", "detached-replays.json", "report-replays-in-full.json")
+]
+
+
+@pytest.mark.parametrize("source", BYTE_SOURCES, ids=lambda p: p.name)
+@pytest.mark.parametrize("floating", [False, True])
+def test_the_bytes_measured_are_the_bytes_of_the_messages_printed(
+    source: Path, floating: bool
+) -> None:
+    graph, _ = open_graph(str(source), None)
+    measured = expansion_bytes(graph, floating=floating)
+    assert measured is not None  # each of these replays a span
+    rows = [e for e in walk(graph) if isinstance(e, Row)]
+    if floating:
+        rows += [e for e in walk_floating(graph) if isinstance(e, Row)]
+    printed = sum(len(jsoncodec.dumps(graph.container_messages(r.span)[r.index])) for r in rows)
+    assert measured[0] == printed
+    stored = json.loads(source.read_bytes())
+    held = [stored["history"], *(s.get("messages") or [] for s in stored["folded"])]
+    assert measured[1] == sum(len(jsoncodec.dumps(m)) for ms in held for m in ms)
+
+
+def test_a_record_that_replays_nothing_is_not_measured_in_bytes() -> None:
+    graph, _ = open_graph(str(SAMPLES / "nested_chain.json"), None)
+    assert expansion_bytes(graph, floating=True) is None
