@@ -9,6 +9,7 @@ and are written as lowercase hex of the digest.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Final
 
@@ -19,19 +20,45 @@ _FNV_PRIME: Final = 0x01000193
 _MASK: Final = 0xFFFFFFFF
 
 
+#: Contents at least this long are looked up in :data:`_FNV_SEEN` before being hashed.
+_FNV_MEMO_FROM: Final = 256
+#: How many fingerprints of long contents are remembered (then forgotten all at once).
+_FNV_MEMO_SIZE: Final = 65_536
+#: BLAKE2b-128 of a content's UTF-8 -> its fnv1a32: the same summary is fingerprinted
+#: again by every snapshot of a session in a fleet, and by both sides of a ``diff``.
+_FNV_SEEN: dict[bytes, str] = {}
+
+
 def fnv1a32(content: str) -> str:
     """32-bit FNV-1a over UTF-16 code units, unpadded lowercase hex.
 
-    Pure Python (about 10 MB/s); only frames are fingerprinted, and each frame once
-    per scheme (:class:`foldctl.graph.resolve.FramePrints` keeps what was computed).
+    Pure Python (about 15 MB/s); only frames are fingerprinted, each frame once per
+    scheme (:class:`foldctl.graph.resolve.FramePrints`).  A long content seen before in
+    this process is recognised by its BLAKE2b digest (about 1 GB/s, and a collision
+    cannot be crafted), so the same summary in many checkpoints is hashed once; the memo
+    keeps digests, never the contents.
     """
+    if len(content) < _FNV_MEMO_FROM:
+        return _fnv1a32(content)
+    key = hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    found = _FNV_SEEN.get(key)
+    if found is None:
+        found = _fnv1a32(content)
+        if len(_FNV_SEEN) >= _FNV_MEMO_SIZE:
+            _FNV_SEEN.clear()
+        _FNV_SEEN[key] = found
+    return found
+
+
+def _fnv1a32(content: str) -> str:
     h = _FNV_OFFSET
     if content.isascii():
         units: bytes | memoryview = content.encode("ascii")
     else:
         units = memoryview(content.encode("utf-16-le", "surrogatepass")).cast("H")
+    prime, mask = _FNV_PRIME, _MASK
     for u in units:
-        h = ((h ^ u) * _FNV_PRIME) & _MASK
+        h = ((h ^ u) * prime) & mask
     return format(h, "x")
 
 

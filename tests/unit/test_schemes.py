@@ -179,3 +179,20 @@ def test_the_reference_corpus_is_fnv1a32_and_never_mixed(case: str, conformance:
     expected = json.loads((conformance / f"{case}.expected.json").read_bytes())
     if any(row["foldedSpanIndex"] is not None for row in expected["history"]):
         assert note.startswith("detected")
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["[compacted history] " + "a" * 300, "摘要 🙂 " * 100, "x\ud800" * 200, "\u200b" * 5_000],
+    ids=["ascii", "wide", "lone-surrogate", "zero-width"],
+)
+def test_a_long_summary_seen_again_gets_the_same_fingerprint(content: str) -> None:
+    """The memo of long contents answers what hashing answers, and holds no content."""
+    from foldctl import fingerprint
+
+    fingerprint._FNV_SEEN.clear()
+    first = fingerprint.fnv1a32(content)
+    assert first == fingerprint._fnv1a32(content)
+    assert fingerprint.fnv1a32(content[:-1] + "!") != first  # a changed content is hashed again
+    assert fingerprint.fnv1a32(content) == first
+    assert all(isinstance(k, bytes) and len(k) == 16 for k in fingerprint._FNV_SEEN)
