@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_UNSAFE: Final = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff]"
+#: The characters :func:`visible` rewrites, as the inside of a regular-expression class.
+UNSAFE_CLASS: Final = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff"
 )
+_UNSAFE: Final = re.compile(f"[{UNSAFE_CLASS}]")
 
 
 def _escape(match: re.Match[str]) -> str:

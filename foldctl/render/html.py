@@ -24,6 +24,7 @@ job; writing the page is the command line's.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -40,7 +41,7 @@ from foldctl.jsoncodec import as_text
 from foldctl.query.records import overview
 from foldctl.render import Output
 from foldctl.render.fields import call_rest, other_fields, pretty, tool_calls
-from foldctl.termsafe import visible
+from foldctl.termsafe import UNSAFE_CLASS, visible
 from foldctl.times import iso_utc
 
 #: The page may use its own inline CSS and nothing else: no script, image,
@@ -73,6 +74,8 @@ _ATTRS: Final = frozenset(
     }
 )  # fmt: skip
 _ANCHOR: Final = re.compile(r"[a-z][a-z0-9-]*")
+#: What :func:`escape` rewrites: HTML's five specials and every character ``visible`` shows.
+_NEEDS_ESCAPE: Final = re.compile(f"[&<>\"'{UNSAFE_CLASS}]")
 AttrValue = str | int | bool | None
 
 
@@ -146,7 +149,19 @@ class Writer:
 
 def escape(value: str) -> str:
     """Checkpoint text as inert HTML text (or attribute value): visible, then escaped."""
+    if _NEEDS_ESCAPE.search(value) is None:  # most text: nothing to rewrite
+        return value
     return html.escape(visible(value), quote=True)
+
+
+@functools.lru_cache(maxsize=4096)
+def _attribute(name: str, text: str) -> str:
+    """`` name="text"``, checked and escaped (a report repeats few distinct attributes)."""
+    if name == "id" and _ANCHOR.fullmatch(text) is None:
+        raise ValueError(f"id {text!r} is not of the form [a-z][a-z0-9-]*")
+    if name == "href" and (not text.startswith("#") or _ANCHOR.fullmatch(text[1:]) is None):
+        raise ValueError(f"href {text!r} is not a link within the report")
+    return f' {name}="{escape(text)}"'
 
 
 def _start_tag(tag: str, attrs: Mapping[str, AttrValue] | None) -> str:
@@ -161,12 +176,7 @@ def _start_tag(tag: str, attrs: Mapping[str, AttrValue] | None) -> str:
         if value is True:
             parts.append(f" {name}")
             continue
-        text = str(value)
-        if name == "id" and _ANCHOR.fullmatch(text) is None:
-            raise ValueError(f"id {text!r} is not of the form [a-z][a-z0-9-]*")
-        if name == "href" and (not text.startswith("#") or _ANCHOR.fullmatch(text[1:]) is None):
-            raise ValueError(f"href {text!r} is not a link within the report")
-        parts.append(f' {name}="{escape(text)}"')
+        parts.append(_attribute(name, str(value)))
     parts.append(">")
     return "".join(parts)
 

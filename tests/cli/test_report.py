@@ -9,6 +9,7 @@ may change the report's text, never its elements.
 from __future__ import annotations
 
 import gzip
+import html
 import json
 import os
 import re
@@ -215,6 +216,14 @@ def test_escape_shows_controls_and_bidi_visibly() -> None:
     shown = escape("a\x1b[31m\u202eb\x00\ud800<c>\n\t")
     assert shown == "a\\x1b[31m\\u202eb\\x00\\ud800&lt;c&gt;\n\t"
     shown.encode("utf-8")  # nothing unencodable is left
+
+
+def test_escape_leaves_alone_only_what_needs_nothing() -> None:
+    # escape() skips the rewriting when nothing needs it: every code point of the
+    # Basic Multilingual Plane (surrogates included) and one beyond it agree with it.
+    for code in [*range(0x10000), 0x1F600]:
+        char = chr(code)
+        assert escape(f"a{char}b") == html.escape(visible(f"a{char}b"), quote=True), hex(code)
 
 
 @given(st.text())

@@ -25,8 +25,10 @@ REPO = Path(__file__).resolve().parent.parent.parent
 MANIFEST: list[dict[str, Any]] = json.loads((REGRESSIONS / "manifest.json").read_text())
 CASES = [case for case in MANIFEST if case["targets"]]
 #: Seconds each command of a target may take on a reproducer, plus this many per MB it
-#: decompresses to (the hangs in the manifest took 10 s or more; fixed, well under this).
-TIME_LIMIT = 2.0
+#: decompresses to: a hang detector, not a speed test.  The hangs and blowups in the
+#: manifest took 10 s or more; fixed, the slowest takes under 2 s on an idle machine, and
+#: this leaves room for a busy one.
+TIME_LIMIT = 5.0
 TIME_PER_MB = 0.5
 
 
