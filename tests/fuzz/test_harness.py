@@ -7,6 +7,7 @@ import json
 import os
 import random
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,23 @@ def test_mutants_are_deterministic(corpus: list[mutators.Seed]) -> None:
         assert a.chain == b.chain
         if not any(step.startswith("wal(") for step in a.chain):  # a WAL holds random salts
             assert a.data == b.data, a.chain
+
+
+def test_a_large_seed_is_picked_less_often_in_proportion(tmp_path: Path) -> None:
+    # A mutant costs time in proportion to its size: a seed eight times the light size
+    # gets an eighth of a small seed's share, so one large file cannot take the run.
+    small = mutators.SAMPLES / "one_fold_conversation.json"
+    doc = json.loads(small.read_bytes())
+    doc["history"][0]["content"] = "x" * (8 * mutators.LIGHT_SEED_BYTES)
+    (tmp_path / "small.json").write_bytes(small.read_bytes())
+    (tmp_path / "large.json").write_text(json.dumps(doc))
+    corpus = mutators.load_corpus((tmp_path,))
+    picked = Counter(
+        mutators.make_mutant(corpus, 3, index, mutators.QUICK).seed.name for index in range(900)
+    )
+    large = picked[f"{tmp_path.name}/large.json"]
+    assert picked[f"{tmp_path.name}/small.json"] + large == 900
+    assert 60 <= large <= 150, picked  # 900 / (1 + 1/8) / 8 = 100 expected
 
 
 def test_every_json_mutator_writes_bytes(corpus: list[mutators.Seed]) -> None:
