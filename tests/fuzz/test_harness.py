@@ -193,6 +193,20 @@ def _sleepy(data: bytes, name: str) -> TargetResult:
     return TargetResult()
 
 
+def _spins(data: bytes, name: str) -> TargetResult:
+    end = time.monotonic() + 30
+    while time.monotonic() < end:  # computes without end: hung by its CPU time
+        pass
+    return TargetResult()
+
+
+def _waits(data: bytes, name: str) -> TargetResult:
+    # Past its allowance on the wall clock while using no CPU, as a target does on a
+    # machine busy with other work: slow, not hung.
+    time.sleep(1.2)
+    return TargetResult(["ok"])
+
+
 def _dies(data: bytes, name: str) -> TargetResult:
     os._exit(3)
 
@@ -224,6 +238,8 @@ def test_the_pool_catches_hangs_crashes_and_memory(
     fake = (
         adapter.Target("resolve", _fine, both, needs_graph=False),
         adapter.Target("sleepy", _sleepy, both, needs_graph=False),
+        adapter.Target("spins", _spins, both, needs_graph=False),
+        adapter.Target("waits", _waits, both, needs_graph=False),
         adapter.Target("dies", _dies, both, needs_graph=False),
         adapter.Target("greedy", _greedy, both, needs_graph=False),
         adapter.Target("writes", _writes, frozenset({"file"}), needs_graph=False),
@@ -238,13 +254,17 @@ def test_the_pool_catches_hangs_crashes_and_memory(
     )  # fmt: skip
     summary = harness.Harness(config, corpus).run()
     by_target = {t: dict(c) for t, c in summary.by_target.items()}
-    assert by_target["sleepy"] == {outcome.HANG: 2}
+    assert by_target["sleepy"] == {outcome.HANG: 2}  # stopped at 4x its allowance
+    assert by_target["spins"] == {outcome.HANG: 2}  # stopped when its CPU time is spent
+    assert by_target["waits"] == {outcome.ACCEPTED: 2}
+    hangs = {sig.target: sig.message for sig in summary.signatures.values() if sig.cls == "hang"}
+    assert "of CPU" in hangs["spins"], hangs
     assert by_target["dies"] == {outcome.CRASH: 2}
     assert by_target["greedy"] == {outcome.MEMORY: 2}
     assert by_target["writes"] == {outcome.WROTE: 2}
     assert by_target["after"] == {outcome.ACCEPTED: 2}  # the case goes on, its files restored
     saved = sorted(p.name for p in (tmp_path / "out").glob("*.meta.json"))
-    assert len(saved) == 4  # one reproducer per signature, two cases each
+    assert len(saved) == 5  # one reproducer per signature, two cases each
 
 
 def test_a_concatenated_gzip_counts_every_member() -> None:

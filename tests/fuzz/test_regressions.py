@@ -24,10 +24,10 @@ REGRESSIONS = Path(__file__).parent / "regressions"
 REPO = Path(__file__).resolve().parent.parent.parent
 MANIFEST: list[dict[str, Any]] = json.loads((REGRESSIONS / "manifest.json").read_text())
 CASES = [case for case in MANIFEST if case["targets"]]
-#: Seconds each command of a target may take on a reproducer, plus this many per MB it
-#: decompresses to: a hang detector, not a speed test.  The hangs and blowups in the
-#: manifest took 10 s or more; fixed, the slowest takes under 2 s on an idle machine, and
-#: this leaves room for a busy one.
+#: Seconds of CPU time each command of a target may take on a reproducer (four times
+#: that on the wall clock), plus this many per MB it decompresses to: a hang detector,
+#: not a speed test.  The hangs and blowups in the manifest took 10 s or more; fixed,
+#: the slowest takes under 2 s, and this leaves room for a slower machine.
 TIME_LIMIT = 5.0
 TIME_PER_MB = 0.5
 

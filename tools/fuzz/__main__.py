@@ -120,7 +120,10 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--start", type=int, default=0, help="first case index (default 0)")
     run.add_argument("--jobs", "-j", type=int, default=2, help="worker processes (default 2)")
     run.add_argument(
-        "--timeout", type=float, default=3.0, help="seconds per target, plus --timeout-per-mb"
+        "--timeout",
+        type=float,
+        default=3.0,
+        help="seconds of CPU time per target, plus --timeout-per-mb",
     )
     run.add_argument(
         "--timeout-per-mb", type=float, default=1.0, help="extra seconds per MB of input"
@@ -162,7 +165,7 @@ def parser() -> argparse.ArgumentParser:
         "--timeout",
         type=float,
         default=None,
-        help="run each target in a child process with this time limit (no traceback shown)",
+        help="run each target in a child process with this CPU-time limit (no traceback shown)",
     )
     rep.set_defaults(func=_replay)
     mut = sub.add_parser("mutant", help="write the mutant of one case")

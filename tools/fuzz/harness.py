@@ -50,6 +50,75 @@ from tools.fuzz.outcome import TargetResult
 
 #: Extra seconds the parent allows a CLI target beyond the CLI's own time limit.
 _CLI_GRACE: Final = 10.0
+#: A target whose process the machine starves of CPU may take this many times its
+#: allowance on the wall clock before it counts as hung.
+STARVED_FACTOR: Final = 4.0
+_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """User plus system CPU time of process ``pid`` so far (Linux ``/proc``), or None."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rpartition(b")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@dataclass
+class Budget:
+    """The time one target may take: ``allowed`` seconds of its process's CPU time.
+
+    A hang detector on the wall clock calls a slow target on a busy machine hung
+    (another process on the same cores doubles every wall time), so the limit is
+    CPU time, read from ``/proc``; a target that waits without computing (a lock,
+    a sleep) is stopped at ``STARVED_FACTOR`` times the allowance on the wall clock.
+    Without ``/proc``, or for a target whose work runs in a child process (the CLI
+    targets), the limit is the wall clock alone.
+    """
+
+    pid: int | None
+    allowed: float
+    started: float = field(default_factory=time.monotonic)
+    cpu_start: float | None = None
+
+    @classmethod
+    def start(cls, pid: int | None, allowed: float, *, cpu: bool = True) -> Budget:
+        return cls(pid, allowed, time.monotonic(), _cpu_seconds(pid) if cpu else None)
+
+    def _cpu_used(self) -> float | None:
+        now = _cpu_seconds(self.pid) if self.cpu_start is not None else None
+        return None if now is None or self.cpu_start is None else now - self.cpu_start
+
+    def expired(self) -> bool:
+        elapsed = time.monotonic() - self.started
+        if elapsed < self.allowed:
+            return False
+        used = self._cpu_used()
+        return used is None or used >= self.allowed or elapsed >= self.allowed * STARVED_FACTOR
+
+    def next_check(self) -> float:
+        """The earliest monotonic time at which :meth:`expired` could become true."""
+        first = self.started + self.allowed
+        now = time.monotonic()
+        if now < first:
+            return first
+        used = self._cpu_used()
+        left = self.allowed - used if used is not None else 0.0
+        return min(self.started + self.allowed * STARVED_FACTOR, now + max(0.05, left))
+
+    def describe(self) -> str:
+        elapsed = time.monotonic() - self.started
+        used = self._cpu_used()
+        if used is None:
+            return f"no result after {elapsed:.1f} s ({self.allowed:.1f} s allowed)"
+        return (
+            f"no result after {elapsed:.1f} s, {used:.1f} s of CPU "
+            f"({self.allowed:.1f} s of CPU allowed)"
+        )
 
 
 @dataclass(frozen=True)
@@ -390,7 +459,8 @@ class _Slot:
     task: tuple[int, int, bool] | None = None
     case: CaseInfo | None = None
     running: int | None = None  # index into TARGETS of the target now running
-    deadline: float = 0.0
+    deadline: float = 0.0  # when to look again (a budget's next check, or a fixed limit)
+    budget: Budget | None = None  # the running target's
 
 
 @dataclass
@@ -604,7 +674,10 @@ class Harness:
                     if slot.conn in ready:
                         self._receive(n, slots, todo)
                     elif time.monotonic() > slot.deadline:
-                        self._hung(n, slots, todo)
+                        if slot.budget is not None and not slot.budget.expired():
+                            slot.deadline = slot.budget.next_check()  # slowed, not stuck
+                        else:
+                            self._hung(n, slots, todo)
                 now = time.monotonic()
                 if config.progress and now - last_progress > 5:
                     last_progress = now
@@ -648,14 +721,14 @@ class Harness:
             slot.running = message[1]
             size = slot.case.size if slot.case is not None else 0
             target = adapter.TARGETS[message[1]]
-            slot.deadline = time.monotonic() + self.config.target_timeout(
-                size, cli=target.cli, runs=target.runs
-            )
+            allowed = self.config.target_timeout(size, cli=target.cli, runs=target.runs)
+            slot.budget = Budget.start(slot.process.pid, allowed, cpu=not target.cli)
+            slot.deadline = slot.budget.next_check()
         elif kind == "result":
             ti, result = message[1], message[2]
             if adapter.TARGETS[ti].name == "resolve" and slot.case is not None:
                 slot.case.resolve_ok = result.cls == outcome.ACCEPTED
-            slot.running = None
+            slot.running, slot.budget = None, None
             slot.deadline = time.monotonic() + 60.0
             self._record(slot, result)
         elif kind == "mutator-error":
@@ -668,10 +741,16 @@ class Harness:
                 slots[n] = self._spawn()
 
     def _interrupted(
-        self, n: int, slots: list[_Slot], todo: list[tuple[int, int, bool]], cls: str, stack: str
+        self,
+        n: int,
+        slots: list[_Slot],
+        todo: list[tuple[int, int, bool]],
+        cls: str,
+        stack: str,
+        hang: str = "",
     ) -> None:
         slot = slots[n]
-        task, case, running = slot.task, slot.case, slot.running
+        task, case, running, budget = slot.task, slot.case, slot.running, slot.budget
         slots[n] = self._spawn()
         if task is None:
             return
@@ -685,8 +764,10 @@ class Harness:
         allowed = self.config.target_timeout(
             case.size if case is not None else 0, runs=adapter.TARGETS[running].runs
         )
+        if budget is not None:
+            allowed = budget.allowed
         if cls == outcome.HANG:
-            message = f"no result after {allowed:.1f} s"
+            message = hang or f"no result after {allowed:.1f} s"
         else:
             message = f"worker exit code {slot.process.exitcode}"
         kind = "timeout" if cls == outcome.HANG else "signal"
@@ -697,8 +778,10 @@ class Harness:
                 todo.append((index, running + 1, case.resolve_ok and target != "resolve"))
 
     def _hung(self, n: int, slots: list[_Slot], todo: list[tuple[int, int, bool]]) -> None:
+        budget = slots[n].budget
+        hang = budget.describe() if budget is not None else ""  # before the process is gone
         stack = self._stop(slots[n], hung=True)
-        self._interrupted(n, slots, todo, outcome.HANG, stack)
+        self._interrupted(n, slots, todo, outcome.HANG, stack, hang)
 
     def _died(self, n: int, slots: list[_Slot], todo: list[tuple[int, int, bool]]) -> None:
         self._stop(slots[n], hung=False)
@@ -923,7 +1006,7 @@ def run_many(
     """
     context = multiprocessing.get_context("fork")
     results: list[Outcome | None] = [None] * len(jobs)
-    running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, float]] = {}
+    running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, Budget]] = {}
     stacks = Path(tempfile.mkdtemp(prefix="foldctl-replay-stacks-"))
     waiting = list(range(len(jobs)))[::-1]
 
@@ -955,13 +1038,13 @@ def run_many(
             )
             process.start()
             child.close()
-            running[n] = (process, parent, time.monotonic() + job.timeout)
-        soonest = min(deadline for _, _, deadline in running.values())
+            running[n] = (process, parent, Budget.start(process.pid, job.timeout))
+        soonest = min(budget.next_check() for _, _, budget in running.values())
         ready = multiprocessing.connection.wait(
             [conn for _, conn, _ in running.values()], timeout=max(0.0, soonest - time.monotonic())
         )
         for n in list(running):
-            _, conn, deadline = running[n]
+            _, conn, budget = running[n]
             job = jobs[n]
             if conn in ready:
                 try:
@@ -970,8 +1053,8 @@ def run_many(
                 except (EOFError, OSError):
                     result = Outcome(-1, job.target, outcome.CRASH, "signal", "the process died")
                 finish(n, result)
-            elif time.monotonic() > deadline:
-                message = f"no result after {job.timeout:.1f} s"
+            elif budget.expired():
+                message = budget.describe()
                 frame = _stack_frame(_dump_stack(running[n][0], stacks / f"{n}.txt"))
                 finish(n, Outcome(-1, job.target, outcome.HANG, "timeout", message, frame))
     shutil.rmtree(stacks, ignore_errors=True)

@@ -1146,7 +1146,7 @@ LIGHT_SEED_BYTES: Final = 256 * 1024
 def _cost_weight(seed: Seed) -> float:
     """How often ``seed`` is picked, relative to a small one: inversely to its size beyond
     :data:`LIGHT_SEED_BYTES`.  A mutant costs time in proportion to its size, and the
-    conformance corpus's 2 MB file, picked as often as a 5 KB one, took half of every run
+    conformance corpus's 2 MB file, picked as often as a 5 KB one, took a large share of a run
     while adding no shape the small ones lack (deep chains, huge strings and expansion
     bombs come from the heavy mutators, on every seed)."""
     return min(1.0, LIGHT_SEED_BYTES / max(1, len(seed.text or seed.raw)))
