@@ -82,16 +82,18 @@ class Budget:
 
     pid: int | None
     allowed: float
-    started: float = field(default_factory=time.monotonic)
-    cpu_start: float | None = None
+    started: float  # time.monotonic() at the start
+    cpu_start: float | None  # the process's CPU seconds at the start; None: wall clock only
 
     @classmethod
     def start(cls, pid: int | None, allowed: float, *, cpu: bool = True) -> Budget:
         return cls(pid, allowed, time.monotonic(), _cpu_seconds(pid) if cpu else None)
 
     def _cpu_used(self) -> float | None:
-        now = _cpu_seconds(self.pid) if self.cpu_start is not None else None
-        return None if now is None or self.cpu_start is None else now - self.cpu_start
+        if self.cpu_start is None:
+            return None
+        now = _cpu_seconds(self.pid)
+        return None if now is None else now - self.cpu_start
 
     def expired(self) -> bool:
         elapsed = time.monotonic() - self.started
@@ -761,11 +763,13 @@ class Harness:
             return
         target = adapter.TARGETS[running].name
         frame = _stack_frame(stack)
-        allowed = self.config.target_timeout(
-            case.size if case is not None else 0, runs=adapter.TARGETS[running].runs
+        allowed = (
+            budget.allowed
+            if budget is not None
+            else self.config.target_timeout(
+                case.size if case is not None else 0, runs=adapter.TARGETS[running].runs
+            )
         )
-        if budget is not None:
-            allowed = budget.allowed
         if cls == outcome.HANG:
             message = hang or f"no result after {allowed:.1f} s"
         else:
