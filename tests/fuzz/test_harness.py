@@ -6,6 +6,7 @@ import ast
 import json
 import os
 import random
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -39,6 +40,14 @@ def test_only_the_adapter_imports_foldctl() -> None:
             if any(n == "foldctl" or n.startswith("foldctl.") for n in names):
                 importers.add(path.name)
     assert importers == {"targets.py"}
+
+
+def test_preload_imports_every_module_the_targets_run() -> None:
+    loaded = adapter.preload()
+    assert {"foldctl.cli.commands.grep", "foldctl.render.html", "foldctl.claims.check"} <= set(
+        loaded
+    )
+    assert all(name in sys.modules for name in loaded)
 
 
 def test_corpus_skips_oracles_and_finds_every_kind(corpus: list[mutators.Seed]) -> None:

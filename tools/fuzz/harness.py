@@ -535,6 +535,7 @@ class Harness:
         self.summary = RunSummary(config)
         self._scratch = Path(tempfile.mkdtemp(prefix="foldctl-fuzz-"))
         self._context = multiprocessing.get_context("fork")
+        adapter.preload()  # forked workers start with every module foldctl runs
         self._worst: dict[int, str] = {}
         self._spawned = 0
 

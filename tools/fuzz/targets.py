@@ -13,9 +13,11 @@ target raises whatever foldctl raises: the harness classifies it.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import itertools
 import os
+import pkgutil
 import re
 import subprocess
 import sys
@@ -81,6 +83,22 @@ class Target:
 # --------------------------------------------------------------------------- plumbing
 
 _graphs: dict[str, tuple[FoldGraph, str] | FoldctlError] = {}
+
+
+def preload() -> list[str]:
+    """Import every module of foldctl (but ``__main__``), and return their names.
+
+    The CLI imports each command's modules when the command first runs.  The
+    harness calls this before it forks its workers, so that each starts with them
+    loaded: a worker is replaced whenever its memory has grown, and every new one
+    imported them again (about 5 % of a run's time, measured with py-spy).
+    """
+    names = []
+    for info in pkgutil.walk_packages(foldctl.__path__, "foldctl."):
+        if info.name != "foldctl.__main__":
+            importlib.import_module(info.name)
+            names.append(info.name)
+    return names
 
 
 def reset() -> None:
