@@ -378,14 +378,16 @@ def encode_by_hand(value: Any, *, sort_keys: bool = False) -> bytes:
     ``JSON.stringify`` writes it.  Iterative (an explicit stack): nesting depth is
     bounded only by memory.  ``bytes`` on the stack are literal output.
     """
-    out: list[bytes] = []
+    # One growing buffer, not a list of pieces: each small result of orjson.dumps holds
+    # a block of about 4 KB, so a list of them costs a thousand times the output.
+    out = bytearray()
     stack: list[Any] = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, bytes):
-            out.append(item)
+            out += item
         elif isinstance(item, str):
-            out.append(_string(item))
+            out += _string(item)
         elif isinstance(item, dict):
             todo: list[Any] = [b"{"]
             for n, key in enumerate(sorted(item) if sort_keys else item):
@@ -403,8 +405,8 @@ def encode_by_hand(value: Any, *, sort_keys: bool = False) -> bytes:
             todo.append(b"]")
             stack.extend(reversed(todo))
         else:
-            out.append(_scalar(item))
-    return b"".join(out)
+            out += _scalar(item)
+    return bytes(out)
 
 
 def dumps(value: Any, *, sort_keys: bool = False, indent: bool = False) -> bytes:

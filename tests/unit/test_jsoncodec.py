@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import mmap
+import tracemalloc
 from pathlib import Path
 
+import orjson
 import pytest
 
+from foldctl import jsoncodec
 from foldctl.jsoncodec import find_unicode_escape
 
 ESCAPE = b'"x\\u0063"'
@@ -41,3 +44,20 @@ def test_start_and_a_mapped_file(tmp_path: Path) -> None:
         assert find_unicode_escape(mapped) == 2
         assert find_unicode_escape(mapped, 3) == len(ESCAPE) + 3
         assert find_unicode_escape(mapped, len(ESCAPE) + 4) == -1
+
+
+def test_a_document_orjson_refuses_is_encoded_in_memory_of_its_size() -> None:
+    # One lone surrogate sends a whole document to the encoder by hand, which writes each
+    # key and value with orjson: every small result of orjson.dumps holds a block of
+    # about 4 KB, so keeping them in a list cost 650 times the output (`show -f json` of a
+    # 10,000-span chain with one such run id peaked at 1.1 GB for 2.6 MB of JSON).
+    doc = [{"span": i, "runId": "run-1", "depth": i % 7} for i in range(5000)] + ["\ud800"]
+    tracemalloc.start()
+    try:
+        out = jsoncodec.dumps(doc)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out.endswith(b',"\\ud800"]')
+    assert orjson.loads(out.replace(b"\\ud800", b"x"))[:5000] == doc[:5000]
+    assert peak < 20 * len(out), (peak, len(out))
