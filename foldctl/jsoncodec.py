@@ -379,7 +379,7 @@ def encode_by_hand(value: Any, *, sort_keys: bool = False) -> bytes:
     bounded only by memory.  ``bytes`` on the stack are literal output.
     """
     # One growing buffer, not a list of pieces: each small result of orjson.dumps holds
-    # a block of about 4 KB, so a list of them costs a thousand times the output.
+    # a block of about 4 KB, so a list of them cost hundreds of times the output.
     out = bytearray()
     stack: list[Any] = [value]
     while stack:

@@ -24,7 +24,6 @@ job; writing the page is the command line's.
 
 from __future__ import annotations
 
-import functools
 import html
 import math
 import re
@@ -154,16 +153,6 @@ def escape(value: str) -> str:
     return html.escape(visible(value), quote=True)
 
 
-@functools.lru_cache(maxsize=4096)
-def _attribute(name: str, text: str) -> str:
-    """`` name="text"``, checked and escaped (a report repeats few distinct attributes)."""
-    if name == "id" and _ANCHOR.fullmatch(text) is None:
-        raise ValueError(f"id {text!r} is not of the form [a-z][a-z0-9-]*")
-    if name == "href" and (not text.startswith("#") or _ANCHOR.fullmatch(text[1:]) is None):
-        raise ValueError(f"href {text!r} is not a link within the report")
-    return f' {name}="{escape(text)}"'
-
-
 def _start_tag(tag: str, attrs: Mapping[str, AttrValue] | None) -> str:
     if tag not in _TAGS:
         raise ValueError(f"<{tag}> is not a tag this report writes")
@@ -176,7 +165,12 @@ def _start_tag(tag: str, attrs: Mapping[str, AttrValue] | None) -> str:
         if value is True:
             parts.append(f" {name}")
             continue
-        parts.append(_attribute(name, str(value)))
+        text = str(value)
+        if name == "id" and _ANCHOR.fullmatch(text) is None:
+            raise ValueError(f"id {text!r} is not of the form [a-z][a-z0-9-]*")
+        if name == "href" and (not text.startswith("#") or _ANCHOR.fullmatch(text[1:]) is None):
+            raise ValueError(f"href {text!r} is not a link within the report")
+        parts.append(f' {name}="{escape(text)}"')
     parts.append(">")
     return "".join(parts)
 

@@ -26,9 +26,8 @@ MANIFEST: list[dict[str, Any]] = json.loads((REGRESSIONS / "manifest.json").read
 CASES = [case for case in MANIFEST if case["targets"]]
 #: Seconds of CPU time each command of a target may take on a reproducer (four times
 #: that on the wall clock), plus this many per MB it decompresses to: a hang detector,
-#: not a speed test.  The hangs and blowups in the manifest took 10 s or more; fixed,
-#: the slowest takes under 2 s, and this leaves room for a slower machine.
-TIME_LIMIT = 5.0
+#: not a speed test (the hangs in the manifest took 10 s or more; fixed, well under this).
+TIME_LIMIT = 2.0
 TIME_PER_MB = 0.5
 
 

@@ -53,7 +53,7 @@ _CLI_GRACE: Final = 10.0
 #: A target whose process the machine starves of CPU may take this many times its
 #: allowance on the wall clock before it counts as hung.
 STARVED_FACTOR: Final = 4.0
-_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_CLOCK_TICKS: Final = os.sysconf("SC_CLK_TCK")
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -750,7 +750,7 @@ class Harness:
         todo: list[tuple[int, int, bool]],
         cls: str,
         stack: str,
-        hang: str = "",
+        hang: str = "",  # for a hang: what its budget says (read before the process is gone)
     ) -> None:
         slot = slots[n]
         task, case, running, budget = slot.task, slot.case, slot.running, slot.budget
@@ -758,25 +758,15 @@ class Harness:
         if task is None:
             return
         index = task[0]
-        if running is None:
+        if running is None or budget is None:  # a target's start sets both
             if case is None:  # died or stuck while making the mutant
                 self.summary.mutator_errors.append(f"case {index}: worker {cls} making the mutant")
             return
         target = adapter.TARGETS[running].name
         frame = _stack_frame(stack)
-        allowed = (
-            budget.allowed
-            if budget is not None
-            else self.config.target_timeout(
-                case.size if case is not None else 0, runs=adapter.TARGETS[running].runs
-            )
-        )
-        if cls == outcome.HANG:
-            message = hang or f"no result after {allowed:.1f} s"
-        else:
-            message = f"worker exit code {slot.process.exitcode}"
+        message = hang if cls == outcome.HANG else f"worker exit code {slot.process.exitcode}"
         kind = "timeout" if cls == outcome.HANG else "signal"
-        self._record(slot, Outcome(index, target, cls, kind, message, frame, allowed))
+        self._record(slot, Outcome(index, target, cls, kind, message, frame, budget.allowed))
         if case is not None:
             case.hangs += 1
             if case.hangs < self.config.max_hangs_per_case:
