@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import mmap
 import re
 import sys
 from typing import Any, Final
@@ -198,23 +199,41 @@ def _refuse_numbers(data: bytes, source: str, fallback: str) -> InputError:
     return InputError(source, f"byte {offset}", f"not valid JSON: {what}")
 
 
-def loads(data: bytes, source: str) -> Any:
-    """Decode ``data`` or raise :class:`InputError` naming the byte offset.
+def loads(data: bytes | mmap.mmap, source: str) -> Any:
+    """Decode ``data`` (bytes, or a map of the file, read without a copy) or raise
+    :class:`InputError` naming the byte offset.
 
     Besides malformed JSON, refuses ``NaN``/``Infinity``, integers outside
     the 64-bit range (which orjson would read as approximate floats) and
-    nesting deeper than :data:`MAX_DEPTH`, each with the byte offset.
+    nesting deeper than :data:`MAX_DEPTH`, each with the byte offset; a document
+    that does not fit in the memory the process may use is refused too, in one line.
     """
-    if not data.strip():
+    if _BLANK.fullmatch(data):
         raise InputError(source, "byte 0", "the file is empty; expected a JSON checkpoint")
+    try:
+        return _loads(data if isinstance(data, bytes) else memoryview(data), source)
+    except MemoryError:
+        raise InputError(
+            source,
+            "",
+            f"out of memory decoding {len(data) / 1e6:,.0f} MB of JSON; expected a checkpoint"
+            " that fits in the memory this process may use",
+        ) from None
+
+
+_BLANK: Final = re.compile(rb"\s*")
+
+
+def _loads(data: bytes | memoryview, source: str) -> Any:
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as fast_error:
         fast_message = fast_error.msg
     else:
-        if has_wide_float(doc) and _number_problem(data) is not None:
-            raise _refuse_numbers(data, source, "")
+        if has_wide_float(doc) and _number_problem(bytes(data)) is not None:
+            raise _refuse_numbers(bytes(data), source, "")
         return doc
+    data = bytes(data)  # the rare files orjson refuses: one copy, for the slow path's reads
     if fast_message.startswith("depth limit") or fast_message.startswith("recursion limit"):
         raise _too_deep_error(data, source)
     # Slow path: lone surrogates (which orjson refuses) load here; anything

@@ -69,8 +69,35 @@ def _guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:
             _pipe_closed()
             raise typer.Exit(ExitStatus.OK) from None
+        except MemoryError:
+            if state["debug"]:
+                raise
+            report_error(
+                f"{_inputs(callback, kwargs)}: out of memory; expected input that fits in"
+                " the memory this process may use (see `ulimit -v`)"
+            )
+            raise typer.Exit(ExitStatus.ERROR) from None
 
     return run
+
+
+def _inputs(callback: Callable[..., Any], kwargs: dict[str, Any]) -> str:
+    """The inputs a command was given (its arguments that name a file, a store or ``-``),
+    for an error that has no one place to name."""
+    import os
+    import typing
+
+    from typer.models import ArgumentInfo
+
+    names: list[str] = []
+    for name, hint in typing.get_type_hints(callback, include_extras=True).items():
+        if not any(isinstance(meta, ArgumentInfo) for meta in getattr(hint, "__metadata__", ())):
+            continue
+        value = kwargs.get(name)
+        for item in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(item, str) and (item == "-" or os.path.exists(item.split("#")[0])):
+                names.append(item)
+    return ", ".join(names) or "the input"
 
 
 def build_app() -> Command:

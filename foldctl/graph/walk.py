@@ -227,6 +227,17 @@ def check_expansion(
 #: Every this many levels of nesting, a container keeps its chain (see Context.chain).
 _CHAIN_STEP: Final = 64
 
+#: The most spans a machine-format row's ``chain`` lists: deeper rows list the innermost
+#: ones (``depth`` still gives the whole length), so rows stay linear in a chain of any
+#: depth (docs/decisions.md, "Where a message sits").
+CHAIN_FIELD_MAX: Final = 256
+
+
+def chain_field(chain: Sequence[int]) -> list[int]:
+    """``chain`` as JSON, JSONL and Parquet rows carry it: whole up to
+    :data:`CHAIN_FIELD_MAX` spans, else its innermost :data:`CHAIN_FIELD_MAX`."""
+    return list(chain[-CHAIN_FIELD_MAX:])
+
 
 class Context:
     """One container entered by the walk: history, or a span reached through a frame."""

@@ -52,7 +52,7 @@ def load_bytes(data: Buffer, source: str) -> Checkpoint:
     """Load a checkpoint from its (decompressed) bytes, on the fast path when it can."""
     checkpoint = try_load(data, source)
     if checkpoint is None:
-        checkpoint = load_document(jsoncodec.loads(bytes(data), source), source)
+        checkpoint = load_document(jsoncodec.loads(data, source), source)
     return replace(checkpoint, origin=Origin(data))
 
 

@@ -310,7 +310,7 @@ def exact_verdict(whole: Any, source: str, error: InputError) -> InputError:
     if whole is None:
         return error
     try:
-        load_document(jsoncodec.loads(bytes(whole), source), source)
+        load_document(jsoncodec.loads(whole, source), source)
     except InputError as verdict:
         return verdict
     return error

@@ -22,7 +22,7 @@ from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint,
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import FrameInfo, Replays, Row, every_row
+from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
 from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
@@ -537,7 +537,7 @@ def message_fields(record: HitRecord) -> dict[str, Any]:
     obj["source"] = record.source
     obj["locator"] = record.locator
     obj["span"] = record.span
-    obj["chain"] = list(record.chain)
+    obj["chain"] = chain_field(record.chain)
     obj["depth"] = record.depth
     obj["occurrence"] = record.occurrence
     obj["digest"] = record.digest

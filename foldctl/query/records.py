@@ -17,7 +17,7 @@ from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
 from foldctl.graph.locators import Container
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Row
+from foldctl.graph.walk import Row, chain_field
 from foldctl.model import Span
 from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.times import iso_utc
@@ -30,7 +30,7 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
         obj["source"] = source
     obj["locator"] = row.locator
     obj["span"] = row.span
-    obj["chain"] = list(row.chain)
+    obj["chain"] = chain_field(row.chain)
     obj["depth"] = row.depth
     obj["occurrence"] = row.occurrence
     obj["digest"] = digest(row.message)

@@ -27,7 +27,14 @@ from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import Context, Row, check_expansion, walk, walk_floating
+from foldctl.graph.walk import (
+    CHAIN_FIELD_MAX,
+    Context,
+    Row,
+    check_expansion,
+    walk,
+    walk_floating,
+)
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
@@ -115,7 +122,8 @@ def _ms(value: float) -> int | None:
 
 
 def _chain(ctx: Context, known: dict[Context, list[int]]) -> list[int]:
-    """``ctx.chain()`` as a list, each container's computed once from its parent's."""
+    """``ctx.chain()`` as rows carry it (:func:`chain_field`), each container's computed
+    once from its parent's."""
     found = known.get(ctx)
     if found is not None:
         return found
@@ -126,7 +134,8 @@ def _chain(ctx: Context, known: dict[Context, list[int]]) -> list[int]:
         current = current.parent
     base = [] if current is None else known[current]
     for item in reversed(pending):
-        base = [*base, item.span] if item.span is not None else base
+        if item.span is not None:
+            base = [*base[-(CHAIN_FIELD_MAX - 1) :], item.span]
         known[item] = base
     return known[ctx]
 

@@ -109,7 +109,10 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("locator", "string", "h12, f3:5: the message's short name"),
         _c("span", "int64", "the span whose messages hold it; null in the live window", null=True),
         _c(
-            "chain", "list<int64>", "the spans entered from the live window inward, outermost first"
+            "chain",
+            "list<int64>",
+            "the spans entered from the live window inward, outermost first"
+            " (past 256 levels, the innermost 256)",
         ),
         _c("depth", "int64", "len(chain)"),
         _c(

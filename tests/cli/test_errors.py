@@ -124,3 +124,25 @@ def test_diff_of_standard_input_twice_says_it_is_read_once() -> None:
     result = run_cli("diff", "-", "-", stdin=b"{}")
     assert result.exit_code == 2
     assert "standard input can be read only once" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["show"], ["expand"], ["spans"], ["verify"], ["grep", "history"], ["claims"]],
+    ids=lambda argv: argv[0],
+)
+def test_running_out_of_memory_is_one_line_naming_the_input(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint too large for the memory the process may use (a 407 MB file under a
+    3 GB ``ulimit -v``) ends in one line and exit 2, not a MemoryError traceback."""
+
+    def too_large(*_: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr("foldctl.load.checkpoint.try_load", too_large)
+    sample = str(SAMPLES / "nested_chain.json")
+    result = run_cli(*argv, sample)
+    assert result.exit_code == 2
+    assert_one_safe_line(result.stderr, f"{sample}: out of memory")
+    assert len(result.stderr.splitlines()) == 1

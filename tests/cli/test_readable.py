@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import foldctl
-from foldctl.graph.walk import FoldStart, Row, walk_name
+from foldctl.graph.walk import CHAIN_FIELD_MAX, FoldStart, Row, walk_name
 from foldctl.termsafe import one_line, visible
 from tests.support import CONFORMANCE, REPO, SAMPLES, jsonl, run_cli
 from tests.support.builders import audit_monday, write_doc
@@ -84,6 +84,24 @@ def test_a_deep_tree_shows_its_depth_and_counts_what_it_leaves_out(deep_chain: P
     assert "depth 9" in out and "... 961 more spans (all of them: foldctl spans" in out
     doc = json.loads(run_cli("show", str(deep_chain), "-f", "json").stdout)
     assert len(doc["tree"]) == 1000  # the full tree in JSON
+
+
+def test_machine_rows_stay_linear_at_any_depth(tmp_path: Path) -> None:
+    """Past CHAIN_FIELD_MAX levels a JSONL row's ``chain`` lists the innermost spans (the
+    library keeps the whole chain, ``depth`` its length): 10,000 deep, the full chains
+    made ``expand -f jsonl`` write 41 times the file."""
+    path = tmp_path / "deep.json"
+    path.write_bytes(to_bytes(nested_chain(2000)))
+    full = {row.locator: row.chain for row in foldctl.open(str(path)).walk()}
+    for argv in (["expand", str(path)], ["grep", "-i", "user|result", str(path)]):
+        out = run_cli(*argv, "-f", "jsonl")
+        assert out.exit_code == 0, out.stderr
+        rows = jsonl(out.stdout)
+        assert max(row["depth"] for row in rows) > 2 * CHAIN_FIELD_MAX
+        for row in rows:
+            assert row["chain"] == list(full[row["locator"]][-CHAIN_FIELD_MAX:])
+            assert row["depth"] == len(full[row["locator"]])
+        assert len(out.stdout_bytes) <= 8 * path.stat().st_size, argv
 
 
 def test_wide_characters_keep_columns_aligned(tmp_path: Path) -> None:
