@@ -61,3 +61,31 @@ def test_a_document_orjson_refuses_is_encoded_in_memory_of_its_size() -> None:
     assert out.endswith(b',"\\ud800"]')
     assert orjson.loads(out.replace(b"\\ud800", b"x"))[:5000] == doc[:5000]
     assert peak < 20 * len(out), (peak, len(out))
+
+
+def test_a_mapped_file_loads_as_its_bytes_do(tmp_path: Path) -> None:
+    """The exact loader reads a map of the file in place (a 407 MB file was copied whole
+    before it was decoded), with the same answer as for its bytes."""
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_bytes(b' {"a": [1, 2.5, "\\ud800"], "b": null} ')  # a lone surrogate: slow path
+    bad.write_bytes(b' {"a"]')
+    with good.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        assert jsoncodec.loads(mapped, "good.json") == jsoncodec.loads(good.read_bytes(), "")
+    refused = pytest.raises(jsoncodec.InputError, match=r"^bad.json: byte 5: not valid JSON")
+    with bad.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped, refused:
+        jsoncodec.loads(mapped, "bad.json")
+
+
+def test_a_document_too_large_for_memory_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def out_of_memory(data: object) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(jsoncodec.orjson, "loads", out_of_memory)
+    with pytest.raises(jsoncodec.InputError) as refused:
+        jsoncodec.loads(b'{"history": []}' + b" " * 3_000_000, "big.json")
+    assert str(refused.value) == (
+        "big.json: out of memory decoding 3 MB of JSON; expected a checkpoint that fits in"
+        " the memory this process may use"
+    )
