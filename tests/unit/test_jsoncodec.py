@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from foldctl import jsoncodec
+from foldctl.errors import InputError
 from foldctl.jsoncodec import find_unicode_escape
 
 ESCAPE = b'"x\\u0063"'
@@ -71,7 +72,7 @@ def test_a_mapped_file_loads_as_its_bytes_do(tmp_path: Path) -> None:
     bad.write_bytes(b' {"a"]')
     with good.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
         assert jsoncodec.loads(mapped, "good.json") == jsoncodec.loads(good.read_bytes(), "")
-    refused = pytest.raises(jsoncodec.InputError, match=r"^bad.json: byte 5: not valid JSON")
+    refused = pytest.raises(InputError, match=r"^bad.json: byte 5: not valid JSON")
     with bad.open("rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped, refused:
         jsoncodec.loads(mapped, "bad.json")
 
@@ -82,8 +83,8 @@ def test_a_document_too_large_for_memory_is_refused_in_one_line(
     def out_of_memory(data: object) -> object:
         raise MemoryError
 
-    monkeypatch.setattr(jsoncodec.orjson, "loads", out_of_memory)
-    with pytest.raises(jsoncodec.InputError) as refused:
+    monkeypatch.setattr(orjson, "loads", out_of_memory)
+    with pytest.raises(InputError) as refused:
         jsoncodec.loads(b'{"history": []}' + b" " * 3_000_000, "big.json")
     assert str(refused.value) == (
         "big.json: out of memory decoding 3 MB of JSON; expected a checkpoint that fits in"
