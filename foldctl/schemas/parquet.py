@@ -114,7 +114,7 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "the spans entered from the live window inward, outermost first"
             " (past 256 levels, the innermost 256)",
         ),
-        _c("depth", "int64", "len(chain)"),
+        _c("depth", "int64", "how many folds deep: len(chain) up to 256"),
         _c(
             "occurrence",
             "int64",
