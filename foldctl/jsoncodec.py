@@ -230,8 +230,10 @@ def _loads(data: bytes | memoryview, source: str) -> Any:
     except orjson.JSONDecodeError as fast_error:
         fast_message = fast_error.msg
     else:
-        if has_wide_float(doc) and _number_problem(bytes(data)) is not None:
-            raise _refuse_numbers(bytes(data), source, "")
+        if has_wide_float(doc):
+            whole = bytes(data)  # a map is copied only for this rare file
+            if _number_problem(whole) is not None:
+                raise _refuse_numbers(whole, source, "")
         return doc
     data = bytes(data)  # the rare files orjson refuses: one copy, for the slow path's reads
     if fast_message.startswith("depth limit") or fast_message.startswith("recursion limit"):
