@@ -182,23 +182,33 @@ def interleaved(
     """Two commands run in turn, A B A B ..., so a drift of the machine's speed touches
     both alike; each reported as its median, the contender also as a ratio of the
     baseline's median."""
-    times: dict[str, list[float]] = {baseline[0]: [], contender[0]: []}
-    peaks = {baseline[0]: 0.0, contender[0]: 0.0}
+    a, b = interleaved_all([baseline, contender], runs, file)
+    return a, b
+
+
+def interleaved_all(commands: list[tuple[str, list[str]]], runs: int, file: str) -> list[Measure]:
+    """Commands run in turn (A B C A B C ...), each as its median, every one after the
+    first also as a ratio of the first's median."""
+    times: dict[str, list[float]] = {name: [] for name, _ in commands}
+    peaks = {name: 0.0 for name, _ in commands}
     for _ in range(runs):
-        for name, argv in (baseline, contender):
+        for name, argv in commands:
             seconds, rss = run_once(argv)
             times[name].append(seconds)
             peaks[name] = max(peaks[name], rss)
-    shown = {
-        name: "foldctl " + " ".join(argv[3:]).replace(file, "F") + " > /dev/null"
-        for name, argv in (baseline, contender)
-    }
-    a, b = (
-        Measure(name, shown[name], statistics.median(times[name]), times[name], peaks[name])
-        for name, _ in (baseline, contender)
-    )
-    b.ratio, b.baseline = b.seconds / a.seconds, a.name
-    return a, b
+    measures = [
+        Measure(name, _shown(argv, file), statistics.median(times[name]), times[name], peaks[name])
+        for name, argv in commands
+    ]
+    for m in measures[1:]:
+        m.ratio, m.baseline = m.seconds / measures[0].seconds, measures[0].name
+    return measures
+
+
+def _shown(argv: list[str], file: str) -> str:
+    if argv[:3] == FOLDCTL:
+        return "foldctl " + " ".join(argv[3:]).replace(file, "F") + " > /dev/null"
+    return " ".join(Path(a).name if a == PY else a for a in argv).replace(file, "F")
 
 
 def bench_redaction(path: Path, runs: int) -> tuple[Measure, Measure]:
@@ -216,13 +226,17 @@ def bench_redaction(path: Path, runs: int) -> tuple[Measure, Measure]:
     )
 
 
-def bench_claims(path: Path, runs: int) -> tuple[Measure, Measure]:
+def bench_claims(path: Path, runs: int) -> list[Measure]:
     """``claims --format jsonl`` against ``expand --format jsonl`` (the target: at most 1x,
-    and peak memory within 2x the file)."""
+    and peak memory within 2x the file), with the least work a check does beside them
+    (``tools/claims_floor.py``: load, every summary's atoms, every message's tokens)."""
     f = str(path)
-    return interleaved(
-        ("foldctl expand --format jsonl", [*FOLDCTL, "expand", f, "--format", "jsonl"]),
-        ("foldctl claims --format jsonl", [*FOLDCTL, "claims", f, "--format", "jsonl"]),
+    return interleaved_all(
+        [
+            ("foldctl expand --format jsonl", [*FOLDCTL, "expand", f, "--format", "jsonl"]),
+            ("foldctl claims --format jsonl", [*FOLDCTL, "claims", f, "--format", "jsonl"]),
+            ("claims floor (nothing checked)", [PY, "-m", "tools.claims_floor", f]),
+        ],
         runs,
         f,
     )
@@ -353,9 +367,9 @@ def main() -> int:
     tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
     for target in (largest, deep_chain_file(1_000)):
         size = target.stat().st_size
-        base, claims = bench_claims(target, max(runs, 3))
+        base, claims, floor = bench_claims(target, max(runs, 3))
         print(f"\nclaims on {target.name} ({size / 1e6:.1f} MB; interleaved, medians)")
-        for m, command in ((base, "expand"), (claims, "claims")):
+        for m, command in ((base, "expand"), (claims, "claims"), (floor, "claims")):
             footprint = run_once([*FOLDCTL, command, tiny])[1]  # the start-up footprint
             m.rss_per_file = (m.peak_rss_mb * 1024 * 1024) / size
             beyond = (m.peak_rss_mb - footprint) * 1024 * 1024 / size
@@ -364,7 +378,7 @@ def main() -> int:
                 f"  {m.name:<40} {m.seconds:>7.2f} s  {ratio}  peak RSS {m.rss_per_file:.2f}x "
                 f"the file ({beyond:.2f}x beyond start-up)   [{m.command}]"
             )
-        report["claims"] += [asdict(base), asdict(claims)]
+        report["claims"] += [asdict(base), asdict(claims), asdict(floor)]
     surrogate = with_lone_surrogate(ensure_file(sizes[min(1, len(sizes) - 1)]))
     result = bench_file(surrogate, runs, surrogate=True)
     print(table(result) + "\n  (a lone surrogate sends this file down the exact, slower path)")

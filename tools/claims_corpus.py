@@ -56,6 +56,7 @@ from typing import Any, Literal
 from foldctl.claims import (
     EvidenceIndex,
     EvidenceRef,
+    MessageAtoms,
     check_summary,
     evidence_text,
     index_message,
@@ -1484,7 +1485,12 @@ class Miss:
 
 def index_case(case: Case) -> EvidenceIndex:
     """The evidence of a case, filed the way the claims command files a span's originals."""
-    return EvidenceIndex(
+    return EvidenceIndex(case_evidence(case))
+
+
+def case_evidence(case: Case) -> list[tuple[EvidenceRef, MessageAtoms]]:
+    """How each evidence message of a case is cited, and its cheap index, in order."""
+    return [
         (
             EvidenceRef(e.locator, e.digest),
             index_message(
@@ -1496,7 +1502,7 @@ def index_case(case: Case) -> EvidenceIndex:
             ),
         )
         for e in case.evidence
-    )
+    ]
 
 
 def findings_of(case: Case) -> list[tuple[str, str]]:

@@ -1463,28 +1463,28 @@ ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     )
 )
 
-#: A tool result whose first line starts like this reports an error.
-_ERROR_HEAD: Final = re.compile(
+#: A tool result whose first line starts like this reports an error (unless the lookahead
+#: of ``_ERROR_HEAD`` says it is a field that reports none: ``error: 0``).
+_ERROR_HEAD_WORDS: Final = (
     r"(?:error|err|fatal|exception|traceback|failed|failure|fail|denied|permission denied|"
     r"access denied|forbidden|unauthori[sz]ed|timeout|timed out|request timed out|"
     r"deadline exceeded|http\s?[45]\d\d|status\s?[45]\d\d|rate limit|too many requests|"
     r"exit (?:code|status):? [1-9]\d*|"
     r"[\w.]*(?:error|exception))\b"
-    r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)",
+)
+_ERROR_HEAD: Final = re.compile(
+    _ERROR_HEAD_WORDS
+    + r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)",
 )
 #: A status line of the result itself (``status: FAILED``), at the start of a line.
-_OUTCOME_LINE: Final = re.compile(
-    r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=][ \t]*(?P<value>[^\n]+)",
-    re.IGNORECASE,
-)
+_OUTCOME_HEAD: Final = r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=]"
+_OUTCOME_LINE: Final = re.compile(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
 #: Both start with a character class, so the engine skips to candidates quickly.
 _FAILED_COUNT: Final = re.compile(
     r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failing|failures|errors)\b", re.IGNORECASE
 )
-_EXIT_CODE: Final = re.compile(
-    r"[eE](?<![\w][eE])[xX][iI][tT](?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*([1-9]\d*)",
-    re.IGNORECASE,
-)
+_EXIT_WORDS: Final = r"xit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*([1-9]\d*)"
+_EXIT_CODE: Final = re.compile(r"[eE](?<![\w][eE])" + _EXIT_WORDS, re.IGNORECASE)
 #: Families a tool's own status field reports an error with.
 ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
 
@@ -1512,13 +1512,10 @@ def _error_class(text: str) -> str:
 _OUTCOME_KEYS: Final = ("status", "state", "result", "outcome", "conclusion", "verdict")
 #: The start of a line that states a result's outcome (the ``\n`` lets the engine skip
 #: straight from line to line).
-_OUTCOME_START: Final = re.compile(
-    (
-        "\n(?:"
-        + "|".join(f"[{k[0]}{k[0].upper()}]{k[1:]}|{k.upper()}" for k in _OUTCOME_KEYS)
-        + ")[ \t]*[:=]"
-    ).encode()
+_OUTCOME_KEY: Final = (
+    "(?:" + "|".join(f"[{k[0]}{k[0].upper()}]{k[1:]}|{k.upper()}" for k in _OUTCOME_KEYS) + ")"
 )
+_OUTCOME_START: Final = re.compile(f"\n{_OUTCOME_KEY}[ \t]*[:=]".encode())
 _LEADING_SPACE_B: Final = re.compile(rb"\S")
 _ERROR_HEAD_B: Final = re.compile(_ERROR_HEAD.pattern.encode())
 _OUTCOME_LINE_B: Final = re.compile(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
@@ -1570,6 +1567,57 @@ def error_line(text: str, raw: bytes | None = None) -> str | None:
         if hit is not None:
             return _line_at(part, hit.start())[:200]
     return None
+
+
+def _in_json(pattern: str) -> bytes:
+    """``pattern`` as its text reads inside a JSON string: a space, tab or newline it
+    allows may be an escape there (``\\t``, ``\\n``)."""
+    return pattern.replace(r"\s", r"(?:\s|\\[tnr])").replace(r"[ \t]", r"(?:[ ]|\\t)").encode()
+
+
+#: The JSON twins of error_line's probes (see may_report_error).  The first line: the
+#: lookahead of ``_ERROR_HEAD``, which only takes matches away, is left out.
+_HEAD_JSON: Final = re.compile(
+    _in_json(_ERROR_HEAD_WORDS) + b"|" + _in_json(_OUTCOME_HEAD), re.IGNORECASE
+)
+#: ``_OUTCOME_START`` in JSON (a newline is ``\\n`` there).
+_OUTCOME_START_JSON: Final = re.compile(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
+#: The last lines' exit code, in lower-case JSON (without the lookbehind).
+_EXIT_JSON: Final = re.compile(_in_json("e" + _EXIT_WORDS))
+
+
+def may_report_error(quoted: bytes) -> bool:
+    """Whether :func:`error_line` may find an error in a text, read from the text as a JSON
+    string (``quoted``, quotes included) that holds no ``\\u`` escape, without decoding it.
+
+    False only when :func:`error_line` of the decoded text is certainly ``None``: each of
+    its probes has a looser twin here that reads the JSON bytes.  Up to the first escape
+    those are the text's UTF-8 bytes; a newline is the two bytes ``\\n``, so a window of
+    the text is at most twice as long in JSON.  A text that starts with a space, an
+    escape, ``{`` or ``[`` is always a maybe (its first line, or its JSON, is read whole).
+    """
+    end = len(quoted) - 1
+    if end <= 1:
+        return False
+    if quoted[1:2] in (b" ", b"\\", b"{", b"["):
+        return True
+    return bool(
+        _HEAD_JSON.match(quoted, 1, min(end, 401))
+        or b"Traceback (most" in quoted
+        or _OUTCOME_START_JSON.search(quoted, 1, min(end, 8193))
+        or _reports_at_end(quoted[max(1, end - 800) : end].lower())
+    )
+
+
+def _reports_at_end(tail: bytes) -> bool:
+    """Whether the lower-case JSON ``tail`` may hold a failed-test count or an exit code."""
+    for word in (b" fail", b" errors"):  # _FAILED_COUNT: a number, a space, the word
+        at = tail.find(word)
+        while at > 0:
+            if 48 <= tail[at - 1] <= 57:
+                return True
+            at = tail.find(word, at + 1)
+    return b"exit" in tail and _EXIT_JSON.search(tail) is not None
 
 
 def _outcome_line(raw: bytes, begin: int) -> str | None:

@@ -41,9 +41,10 @@ from foldctl.claims.atoms import words as _words
 from foldctl.jsoncodec import as_text
 
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
-_NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
+NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
 #: Runs of dots: no number, so a key group holding one constrains nothing.
-_SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
+SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
+_NO_RUNS: Final[frozenset[bytes]] = frozenset()
 _WINDOW: Final = 32
 #: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
 _FACTS_LIMIT: Final = 1_000_000
@@ -115,7 +116,7 @@ def wanted_tokens(summaries: Iterable[str]) -> frozenset[bytes]:
         for atom in A.summary_atoms(summary):
             for group in A.lookup_keys(atom):
                 wanted.update(key.encode() for key in group)
-    return frozenset(wanted - _SHORT_TOKENS)
+    return frozenset(wanted - SHORT_TOKENS)
 
 
 def evidence_text(content: str, tool_calls: Iterable[dict[str, Any]] = ()) -> str:
@@ -167,18 +168,24 @@ def index_message(
     :class:`Originals` when a lookup needs it.
     """
     raw = text.encode("utf-8", "surrogatepass")
-    tokens = raw.translate(_NUMBER_TOKENS).split()
-    runs = frozenset(tokens) - _SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
-    error: str | None = None
-    kind: str | None = None
-    if role == "tool" or is_error:
-        error = A.error_line(text, raw)
-        if error is None and is_error:
-            error = (text.strip().split("\n", 1)[0] or "error")[:200]
-        if error is not None:
-            kind = A.error_class(error, text[:400])
+    tokens = raw.translate(NUMBER_TOKENS).split()
+    runs = frozenset(tokens) - SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
+    error, kind = (
+        reported_error(text, raw, is_error) if role == "tool" or is_error else (None, None)
+    )
     kept = text if keep_text else ""
     return MessageAtoms(kept, runs, role, tool_name, tuple(call_names), error, kind)
+
+
+def reported_error(
+    text: str, raw: bytes | None = None, is_error: bool = False
+) -> tuple[str | None, str | None]:
+    """The error a tool result reports (its line) and the error's class, or ``(None, None)``;
+    ``is_error`` is the runtime's own flag (then the first line is the error at least)."""
+    error = A.error_line(text, raw)
+    if error is None and is_error:
+        error = (text.strip().split("\n", 1)[0] or "error")[:200]
+    return error, None if error is None else A.error_class(error, text[:400])
 
 
 # --------------------------------------------------------------------------- facts
@@ -474,6 +481,9 @@ class EvidenceIndex:
     File messages with :meth:`add` (or pass them to the constructor); a
     summary's evidence is then a range ``[start, stop)`` of positions.
     Lookups may be made at any time; messages filed later are picked up.
+    ``messages`` holds what was filed without its number tokens (``runs`` is empty
+    there: the tokens are in the posting lists), so file a message again from what
+    :func:`index_message` gave, not from ``messages``.
     """
 
     def __init__(
@@ -514,7 +524,10 @@ class EvidenceIndex:
             if ref is None:
                 raise ValueError("an index without originals needs each message's ref")
             self._refs.append(ref)
-        self.messages.append(atoms)
+        # its tokens live on in the posting lists, not in the message (they were most of
+        # the index's memory)
+        kept = atoms if atoms.runs is _NO_RUNS else MessageAtoms(atoms[0], _NO_RUNS, *atoms[2:])
+        self.messages.append(kept)
         if atoms.error is not None:
             self._errors.append(position)
             key = (atoms.error_class or "failed", atoms.tool_name or atoms.role)
@@ -705,19 +718,36 @@ class EvidenceIndex:
 
     def _filed(self, key: bytes) -> bool:
         """Whether messages are filed under ``key`` (a group with an unfiled key is no filter)."""
-        return key not in _SHORT_TOKENS and (self.wanted is None or key in self.wanted)
+        return key not in SHORT_TOKENS and (self.wanted is None or key in self.wanted)
+
+    def _holds(self, key: str, position: int) -> bool:
+        """Whether the message at ``position`` may hold ``key`` as a number token: False only
+        when ``key`` is filed and the message is not among its postings (a tokeniser that
+        reads the text the same way as :func:`_occurrences` then finds no occurrence)."""
+        token = key.encode()
+        if not self._filed(token):
+            return True
+        positions = self._postings.get(token)
+        if not positions:
+            return False
+        i = bisect_left(positions, position)
+        return i < len(positions) and positions[i] == position
 
     def _group_size(self, group: tuple[str, ...]) -> int:
         return sum(len(self._postings.get(key.encode(), ())) for key in group)
 
     def _verify(self, atom: Atom, groups: tuple[tuple[str, ...], ...], position: int) -> bool:
-        text = self.text(position)
         if groups:
-            for key in groups[0]:
+            keys = [key for key in groups[0] if self._holds(key, position)]
+            if not keys:
+                return False
+            text = self.text(position)
+            for key in keys:
                 for index in _occurrences(text, key):
                     if _token_or_window(atom, text, index, index + len(key)):
                         return True
             return False
+        text = self.text(position)
         target = A.needle(atom)
         if atom.kind == "lemma":
             return target in text or target.capitalize() in text or target.upper() in text

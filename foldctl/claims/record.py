@@ -22,10 +22,12 @@ from foldctl.claims.check import UNVERIFIABLE, Finding, check_summary, unverifia
 from foldctl.claims.index import (
     EvidenceIndex,
     EvidenceRef,
+    MessageAtoms,
     evidence_text,
     index_message,
     wanted_tokens,
 )
+from foldctl.claims.stored import index_stored
 from foldctl.digest import digest
 from foldctl.errors import FoldctlError, NotACheckpoint
 from foldctl.graph.label import summary_text
@@ -122,6 +124,8 @@ class _GraphOriginals:
         self.graph = graph
         self.places: list[tuple[Container, int]] = []  # by index position
         self.message = lru_cache(maxsize=64)(self._message)
+        # the ends of a range are cited by every summary of a chain that reaches them
+        self._refs = lru_cache(maxsize=4096)(self._ref)
 
     def _message(self, container: Container, index: int) -> Message:
         return self.graph.container_messages(container)[index]
@@ -130,6 +134,9 @@ class _GraphOriginals:
         return _evidence_of(self.message(*self.places[position]))[0]
 
     def ref(self, position: int) -> EvidenceRef:
+        return self._refs(position)
+
+    def _ref(self, position: int) -> EvidenceRef:
         container, index = self.places[position]
         message = self.message(container, index)
         return EvidenceRef(message_locator(container, index), digest(message))
@@ -142,6 +149,33 @@ class _GraphOriginals:
         return _evidence_of(self.message(name.container, name.index))[0]
 
 
+class _Indexer:
+    """The cheap index of each evidence message, read from its stored JSON when the loader
+    kept it (:func:`~foldctl.claims.stored.index_stored`), else from the decoded message."""
+
+    def __init__(self, graph: FoldGraph, wanted: frozenset[bytes]) -> None:
+        self.graph = graph
+        self.wanted = wanted
+        self.container: Container = None
+        self.messages = graph.container_messages(None)
+        self.raw_json: Callable[[int], bytes] | None = None
+
+    def atoms(self, container: Container, index: int) -> MessageAtoms:
+        if container != self.container:
+            self.container = container
+            self.messages = self.graph.container_messages(container)
+            self.raw_json = getattr(self.messages, "raw_json", None)
+        if self.raw_json is not None:
+            found = index_stored(self.raw_json(index), wanted=self.wanted)
+            if found is not None:
+                return found
+        text, role, tool, calls, error = _evidence_of(self.messages[index])
+        return index_message(
+            text, role=role, tool_name=tool, call_names=calls, is_error=error,
+            wanted=self.wanted, keep_text=False,
+        )  # fmt: skip
+
+
 def check_graph(graph: FoldGraph) -> Iterator[SummaryFinding]:
     """Every finding of every summary, in transcript order (the floating spans after)."""
     wanted = wanted_tokens(_summaries(graph))
@@ -151,21 +185,18 @@ def check_graph(graph: FoldGraph) -> Iterator[SummaryFinding]:
     frame_of: dict[int, Row] = {}  # span -> the frame row that opened it
     opened: list[tuple[int, int]] = []  # (span, first evidence position)
     streams = (
-        walk(graph, keep_frames=True, replays="ref"),
-        walk_floating(graph, keep_frames=True, replays="ref"),
+        walk(graph, keep_frames=True, replays="ref", bodies=False),
+        walk_floating(graph, keep_frames=True, replays="ref", bodies=False),
     )
+    indexer = _Indexer(graph, wanted)
     for stream in streams:
         for event in stream:
             if isinstance(event, Row):
                 frame = event.frame
                 if frame is None:
-                    text, role, tool, calls, error = _evidence_of(event.message)
-                    atoms = index_message(
-                        text, role=role, tool_name=tool, call_names=calls, is_error=error,
-                        wanted=wanted, keep_text=False,
-                    )  # fmt: skip
-                    places.append((event.context.span, event.index))
-                    index.add(None, atoms)
+                    span = event.context.span
+                    places.append((span, event.index))
+                    index.add(None, indexer.atoms(span, event.index))
                 elif frame.resolution == "expanded" and frame.span is not None:
                     frame_of[frame.span] = event
                 elif frame.resolution in ("discarded", "unresolved"):

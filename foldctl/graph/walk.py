@@ -384,6 +384,7 @@ def walk(
     reason: str = "",
     replays: Replays = "full",
     shown: _Shown | None = None,
+    bodies: bool = True,
 ) -> Iterator[Event]:
     """Expand from ``start`` (default: history), yielding events in transcript order.
 
@@ -392,6 +393,9 @@ def walk(
     ``replays="ref"`` a replayed placement is its :class:`FoldStart` and
     :class:`FoldEnd` only, a reference to the first placement.  ``shown`` carries
     the placements so far from one walk into the next (:func:`walk_floating`).
+    With ``bodies=False`` a row that is not a frame carries an empty message, for a
+    caller that reads the messages it needs itself (by span and index) and would
+    rather not have every retained message decoded.
     """
     spans = graph.spans
     root = start or Context(None, None, None, 0)
@@ -428,11 +432,11 @@ def walk(
                 yield FoldEnd(spans[ctx.span], ctx)
             continue
         cursor[0] = index + 1
-        message = messages[index]
         ref = graph.frame_at(ctx.span, index)
         if ref is None:
-            yield Row(message, ctx, index)
+            yield Row(messages[index] if bodies else {}, ctx, index)
             continue
+        message = messages[index]
         target = ref.span
         resolution: Resolution
         if target is None:
@@ -470,11 +474,13 @@ def walk_floating(
     max_depth: int | None = None,
     keep_frames: bool = False,
     replays: Replays = "full",
+    bodies: bool = True,
 ) -> Iterator[Event]:
     """The originals of detached and orphan spans, each root with the spans nested in it.
 
     With ``replays="ref"`` each span is shown once in all: a span the expansion from
     history shows (placed), or one an earlier floating root showed, is a reference here.
+    ``bodies`` is :func:`walk`'s.
     """
     shown: _Shown | None = None
     if replays == "ref":
@@ -494,6 +500,7 @@ def walk_floating(
             reason=place.reason,
             replays=replays,
             shown=shown,
+            bodies=bodies,
         )
 
 

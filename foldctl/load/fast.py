@@ -149,7 +149,7 @@ def decode_message(raw: Raw | bytes, source: str, path: str) -> Message:
         if (
             type(value) is dict
             and not all(type(v) is str for v in value.values())
-            and _has_long_digit_run(raw)
+            and has_long_digit_run(raw)
             and _holds_wide_float(value)
         ):
             value = _strict(raw, source, path)
@@ -173,7 +173,7 @@ _DIGITS_ONLY: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(2
 _LONG_RUN: Final = b"0" * 19
 
 
-def _has_long_digit_run(raw: Raw | bytes) -> bool:
+def has_long_digit_run(raw: Raw | bytes) -> bool:
     """Whether the JSON text has 19 digits in a row: needed by any integer beyond 64 bits.
 
     Two C-speed passes over the bytes, much cheaper than walking the decoded value.

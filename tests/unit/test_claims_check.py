@@ -22,7 +22,7 @@ from foldctl.claims import (
     index_message,
     wanted_tokens,
 )
-from tools.claims_corpus import build_corpus, findings_of, index_case
+from tools.claims_corpus import build_corpus, case_evidence, findings_of, index_case
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_checkpoints"
 
@@ -327,9 +327,8 @@ def test_one_index_serves_every_range_of_a_chain() -> None:
     ranges = []
     for case in cases:
         start = len(shared)
-        alone_index = index_case(case)
-        for position, atoms in enumerate(alone_index.messages):
-            shared.add(alone_index.ref(position), atoms)
+        for ref, atoms in case_evidence(case):
+            shared.add(ref, atoms)
         ranges.append((start, len(shared)))
     for case, (start, stop) in zip(cases, ranges, strict=True):
         alone = findings_of(case)
