@@ -153,9 +153,10 @@ class _Indexer:
     """The cheap index of each evidence message, read from its stored JSON when the loader
     kept it (:func:`~foldctl.claims.stored.index_stored`), else from the decoded message."""
 
-    def __init__(self, graph: FoldGraph, wanted: frozenset[bytes]) -> None:
+    def __init__(self, graph: FoldGraph, wanted: frozenset[bytes], stored: bool) -> None:
         self.graph = graph
         self.wanted = wanted
+        self.stored = stored
         self.container: Container = None
         self.messages = graph.container_messages(None)
         self.raw_json: Callable[[int], bytes] | None = None
@@ -164,7 +165,7 @@ class _Indexer:
         if container != self.container:
             self.container = container
             self.messages = self.graph.container_messages(container)
-            self.raw_json = getattr(self.messages, "raw_json", None)
+            self.raw_json = getattr(self.messages, "raw_json", None) if self.stored else None
         if self.raw_json is not None:
             found = index_stored(self.raw_json(index), wanted=self.wanted)
             if found is not None:
@@ -176,8 +177,12 @@ class _Indexer:
         )  # fmt: skip
 
 
-def check_graph(graph: FoldGraph) -> Iterator[SummaryFinding]:
-    """Every finding of every summary, in transcript order (the floating spans after)."""
+def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFinding]:
+    """Every finding of every summary, in transcript order (the floating spans after).
+
+    ``stored``: index a retained message from the JSON the loader kept where it can
+    (:mod:`foldctl.claims.stored`); ``False`` decodes every one.  The findings are the
+    same either way (and so is a refusal): the switch is for tests and the fuzzer."""
     wanted = wanted_tokens(_summaries(graph))
     originals = _GraphOriginals(graph)
     index = EvidenceIndex(wanted=wanted, originals=originals)
@@ -188,7 +193,7 @@ def check_graph(graph: FoldGraph) -> Iterator[SummaryFinding]:
         walk(graph, keep_frames=True, replays="ref", bodies=False),
         walk_floating(graph, keep_frames=True, replays="ref", bodies=False),
     )
-    indexer = _Indexer(graph, wanted)
+    indexer = _Indexer(graph, wanted, stored)
     for stream in streams:
         for event in stream:
             if isinstance(event, Row):

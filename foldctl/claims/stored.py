@@ -15,9 +15,10 @@ whether it reports an error.  Both can be read from the JSON string as stored:
 
 :func:`index_stored` gives exactly what :func:`index_message` gives the
 message's evidence text, or ``None`` when it cannot say without decoding (an
-escape ``\\u``, a field of another type, a tool call's arguments holding a
-number a re-encoding may spell otherwise, the runtime's error flag): the caller
-then decodes the message and indexes its text.
+escape ``\\u``, bytes that are not UTF-8, a field the runtime does not write or
+of another type, a number decoding refuses, the runtime's error flag, a tool
+result that calls tools): the caller then decodes the message, which refuses
+what the loader refuses, and indexes its text.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def index_stored(raw: bytes, *, wanted: frozenset[bytes] | None = None) -> Messa
         return None
     try:
         stored = _DECODER.decode(raw)
-    except (msgspec.ValidationError, msgspec.DecodeError):
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
         return None
     content = bytes(stored.content)
     calls = stored.toolCalls or ()
@@ -84,13 +85,19 @@ def index_stored(raw: bytes, *, wanted: frozenset[bytes] | None = None) -> Messa
         if not _utf8(args) or has_long_digit_run(args):
             return None
         if _FLOAT.search(args):
-            args = orjson.dumps(orjson.loads(args))
+            try:
+                args = orjson.dumps(orjson.loads(args))
+            except orjson.JSONDecodeError:  # 1e400: decoding refuses the message
+                return None
         tokens += call.name.encode("utf-8", "surrogatepass").translate(NUMBER_TOKENS).split()
         tokens += args.translate(NUMBER_TOKENS).split()
     runs = frozenset(tokens) - SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
     error = kind = None
-    if tool and A.may_report_error(content):
-        error, kind = reported_error(orjson.loads(content))  # a maybe: read the text itself
+    if tool and A.may_report_error(content):  # a maybe: read the text itself
+        try:
+            error, kind = reported_error(orjson.loads(content))
+        except orjson.JSONDecodeError:
+            return None
     names = tuple(call.name for call in calls)
     tool_name = None if stored.toolName is None else sys.intern(stored.toolName)
     # one string for every "tool" and every tool's name, not one a message

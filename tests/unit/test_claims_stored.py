@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from foldctl.claims import atoms as A
-from foldctl.claims import record
 from foldctl.claims.index import MessageAtoms, index_message, wanted_tokens
 from foldctl.claims.record import _evidence_of, _summaries, check_graph
 from foldctl.claims.stored import index_stored
@@ -89,6 +88,17 @@ def test_the_stored_index_is_the_decoded_index_on_the_corpus_and_samples() -> No
             b'{"n":12345678901234567890123}}]}',
             "an integer too wide for 64 bits (decoding refuses it)",
         ),
+        (
+            b'{"role":"assistant","content":"","toolCalls":[{"name":"a","args":{"x":1e400}}]}',
+            "a number too large for a double (decoding refuses it)",
+        ),
+        (
+            b'{"role":"assistant","content":"","toolCalls":[{"name":"a","args":'
+            + b"[" * 100_000
+            + b"]" * 100_000
+            + b"}]}",
+            "arguments nested deeper than the decoder goes",
+        ),
     ],
 )
 def test_what_only_decoding_can_tell_is_decoded(raw: bytes, why: str) -> None:
@@ -103,14 +113,12 @@ def test_a_float_in_tool_arguments_is_filed_as_the_evidence_text_spells_it() -> 
     assert found == _decoded(orjson.loads(raw), None)
 
 
-def test_findings_are_the_same_whether_messages_are_read_stored_or_decoded(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_findings_are_the_same_whether_messages_are_read_stored_or_decoded() -> None:
     checkpoints = [(source, data) for source, data in _checkpoints() if "-0-" in source or
                    source.endswith(".json")]  # fmt: skip
-    stored = [list(check_graph(resolve(load_bytes(d, s)))) for s, d in checkpoints]
-    monkeypatch.setattr(record, "index_stored", lambda raw, wanted=None: None)
-    decoded = [list(check_graph(resolve(load_bytes(d, s)))) for s, d in checkpoints]
+    graphs = [resolve(load_bytes(d, s)) for s, d in checkpoints]
+    stored = [list(check_graph(graph)) for graph in graphs]
+    decoded = [list(check_graph(graph, stored=False)) for graph in graphs]
     assert stored == decoded
     assert sum(map(len, stored)) > 20  # findings of every kind among them, not all empty
     assert {f.kind for fs in stored for f in fs} >= {"unsupported", "contradicted", "dropped"}

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 import foldctl
 from foldctl import jsoncodec
+from foldctl.claims.record import check_graph
 from foldctl.cli.main import run as run_command_line
 from foldctl.digest import digest
 from foldctl.errors import FoldctlError
@@ -354,8 +355,23 @@ def verify(data: bytes, name: str) -> TargetResult:
 
 
 def claims(data: bytes, name: str) -> TargetResult:
-    """``claims``: every summary checked against its originals, in text and JSON."""
-    return _outputs(data, [(["claims", name], True), (["claims", name, "-f", "json"], False)])
+    """``claims``: every summary checked against its originals, in text and JSON; and the
+    same findings (or the same refusal) whether the evidence is indexed from the JSON the
+    loader kept or from every message decoded."""
+    result = _outputs(data, [(["claims", name], True), (["claims", name, "-f", "json"], False)])
+    graph, _ = _graph(name)
+    stored, decoded = (_findings(graph, stored=keep) for keep in (True, False))
+    if stored != decoded:
+        result.disagreement = f"claims read stored and decoded messages differently: {stored}"
+        result.disagreement_kind = "claims: stored or decoded"
+    return result
+
+
+def _findings(graph: FoldGraph, *, stored: bool) -> list[Any] | str:
+    try:
+        return list(check_graph(graph, stored=stored))
+    except FoldctlError as e:
+        return str(e)
 
 
 def redact(data: bytes, name: str) -> TargetResult:
@@ -525,7 +541,7 @@ TARGETS: Final[tuple[Target, ...]] = (
     Target("expand-only", only, _BOTH, runs=8),
     Target("tables", tables, _BOTH, runs=5),
     Target("verify", verify, _BOTH, needs_graph=False, runs=3),
-    Target("claims", claims, _BOTH, runs=2),
+    Target("claims", claims, _BOTH, runs=4),
     Target("redact", redact, _BOTH, runs=3),
     Target("report-html", report, _BOTH),
     Target("grep", grep, _BOTH, needs_graph=False, runs=5),
