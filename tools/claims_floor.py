@@ -20,14 +20,14 @@ import sys
 
 import foldctl.cli.main  # noqa: F401  (the start-up of a command)
 from foldctl.claims.index import NUMBER_TOKENS, wanted_tokens
-from foldctl.claims.record import _summaries
+from foldctl.claims.record import summary_texts
 from foldctl.graph.open import open_graph
 from foldctl.load.fast import RawMessages
 
 
 def main(argv: list[str]) -> int:
     graph, _ = open_graph(argv[0], None)
-    wanted = wanted_tokens(_summaries(graph))  # every summary's atoms, extracted once
+    wanted = wanted_tokens(summary_texts(graph))  # every summary's atoms, extracted once
     filed = 0
     for span in graph.spans:
         messages = span.messages

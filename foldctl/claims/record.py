@@ -102,7 +102,8 @@ def _evidence_of(message: Message) -> tuple[str, str, str | None, tuple[str, ...
     )
 
 
-def _summaries(graph: FoldGraph) -> list[str]:
+def summary_texts(graph: FoldGraph) -> list[str]:
+    """The text of every summary frame of ``graph`` (the frame's label left out)."""
     texts = []
     for container, index in graph.frames:
         content = graph.container_messages(container)[index].get("content")
@@ -183,7 +184,7 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
     ``stored``: index a retained message from the JSON the loader kept where it can
     (:mod:`foldctl.claims.stored`); ``False`` decodes every one.  The findings are the
     same either way (and so is a refusal): the switch is for tests and the fuzzer."""
-    wanted = wanted_tokens(_summaries(graph))
+    wanted = wanted_tokens(summary_texts(graph))
     originals = _GraphOriginals(graph)
     index = EvidenceIndex(wanted=wanted, originals=originals)
     places = originals.places

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from foldctl.claims import atoms as A
 from foldctl.claims.index import MessageAtoms, index_message, wanted_tokens
-from foldctl.claims.record import _evidence_of, _summaries, check_graph
+from foldctl.claims.record import _evidence_of, check_graph, summary_texts
 from foldctl.claims.stored import index_stored
 from foldctl.graph.resolve import resolve
 from foldctl.graph.walk import Row, walk
@@ -59,7 +59,7 @@ def test_the_stored_index_is_the_decoded_index_on_the_corpus_and_samples() -> No
     read = decoded = 0
     for source, data in _checkpoints():
         graph = resolve(load_bytes(data, source))
-        wanted = wanted_tokens(_summaries(graph))
+        wanted = wanted_tokens(summary_texts(graph))
         for raw, message in _stored_messages(data, source):
             for keys in (wanted, None):
                 found = index_stored(raw, wanted=keys)
