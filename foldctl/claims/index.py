@@ -43,7 +43,7 @@ from foldctl.jsoncodec import as_text
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
 NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
 #: Runs of dots: no number, so a key group holding one constrains nothing.
-SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
+_SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
 _NO_RUNS: Final[frozenset[bytes]] = frozenset()
 _WINDOW: Final = 32
 #: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
@@ -116,7 +116,7 @@ def wanted_tokens(summaries: Iterable[str]) -> frozenset[bytes]:
         for atom in A.summary_atoms(summary):
             for group in A.lookup_keys(atom):
                 wanted.update(key.encode() for key in group)
-    return frozenset(wanted - SHORT_TOKENS)
+    return frozenset(wanted - _SHORT_TOKENS)
 
 
 def evidence_text(content: str, tool_calls: Iterable[dict[str, Any]] = ()) -> str:
@@ -168,13 +168,18 @@ def index_message(
     :class:`Originals` when a lookup needs it.
     """
     raw = text.encode("utf-8", "surrogatepass")
-    tokens = raw.translate(NUMBER_TOKENS).split()
-    runs = frozenset(tokens) - SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
+    runs = number_runs(raw.translate(NUMBER_TOKENS).split(), wanted)
     error, kind = (
         reported_error(text, raw, is_error) if role == "tool" or is_error else (None, None)
     )
     kept = text if keep_text else ""
     return MessageAtoms(kept, runs, role, tool_name, tuple(call_names), error, kind)
+
+
+def number_runs(tokens: Iterable[bytes], wanted: frozenset[bytes] | None) -> frozenset[bytes]:
+    """The number tokens a message is filed under: those some summary can ask for
+    (``wanted``), or with ``None`` every one but a run of dots."""
+    return frozenset(tokens) - _SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
 
 
 def reported_error(
@@ -718,7 +723,7 @@ class EvidenceIndex:
 
     def _filed(self, key: bytes) -> bool:
         """Whether messages are filed under ``key`` (a group with an unfiled key is no filter)."""
-        return key not in SHORT_TOKENS and (self.wanted is None or key in self.wanted)
+        return key not in _SHORT_TOKENS and (self.wanted is None or key in self.wanted)
 
     def _holds(self, key: str, position: int) -> bool:
         """Whether the message at ``position`` may hold ``key`` as a number token: False only

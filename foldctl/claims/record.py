@@ -161,14 +161,17 @@ class _Indexer:
         self.container: Container = None
         self.messages = graph.container_messages(None)
         self.raw_json: Callable[[int], bytes] | None = None
+        self.escape_free = False
 
     def atoms(self, container: Container, index: int) -> MessageAtoms:
         if container != self.container:
             self.container = container
             self.messages = self.graph.container_messages(container)
             self.raw_json = getattr(self.messages, "raw_json", None) if self.stored else None
+            self.escape_free = getattr(self.messages, "escape_free", False)
         if self.raw_json is not None:
-            found = index_stored(self.raw_json(index), wanted=self.wanted)
+            raw = self.raw_json(index)
+            found = index_stored(raw, wanted=self.wanted, escape_free=self.escape_free)
             if found is not None:
                 return found
         text, role, tool, calls, error = _evidence_of(self.messages[index])

@@ -31,7 +31,7 @@ import msgspec
 import orjson
 
 from foldctl.claims import atoms as A
-from foldctl.claims.index import NUMBER_TOKENS, SHORT_TOKENS, MessageAtoms, reported_error
+from foldctl.claims.index import NUMBER_TOKENS, MessageAtoms, number_runs, reported_error
 from foldctl.jsoncodec import find_unicode_escape
 from foldctl.load.fast import has_long_digit_run
 
@@ -63,12 +63,15 @@ _DECODER: Final = msgspec.json.Decoder(_Stored)
 _FLOAT: Final = re.compile(rb"\d[.eE]")
 
 
-def index_stored(raw: bytes, *, wanted: frozenset[bytes] | None = None) -> MessageAtoms | None:
+def index_stored(
+    raw: bytes, *, wanted: frozenset[bytes] | None = None, escape_free: bool = False
+) -> MessageAtoms | None:
     """The cheap index of the message stored as ``raw`` (its JSON object), the text left out
     (as :func:`index_message` with ``keep_text=False``), or ``None`` when only decoding the
     message can tell: then decoding it also refuses what the loader refuses (a number too
-    wide for 64 bits, bytes that are not UTF-8)."""
-    if find_unicode_escape(raw) >= 0:
+    wide for 64 bits, bytes that are not UTF-8).  ``escape_free``: the caller knows ``raw``
+    holds no ``\\u`` escape (the loader looked at the whole file), so it is not looked for."""
+    if not escape_free and find_unicode_escape(raw) >= 0:
         return None
     try:
         stored = _DECODER.decode(raw)
@@ -91,7 +94,7 @@ def index_stored(raw: bytes, *, wanted: frozenset[bytes] | None = None) -> Messa
                 return None
         tokens += call.name.encode("utf-8", "surrogatepass").translate(NUMBER_TOKENS).split()
         tokens += args.translate(NUMBER_TOKENS).split()
-    runs = frozenset(tokens) - SHORT_TOKENS if wanted is None else wanted.intersection(tokens)
+    runs = number_runs(tokens, wanted)
     error = kind = None
     if tool and A.may_report_error(content):  # a maybe: read the text itself
         try:

@@ -66,12 +66,12 @@ _CONTENT_KEYS: Final = re.compile(re.escape(_CONTENT))
 
 def _one_key_each(buffer: Any, messages: int) -> bool:
     """Whether the file spells ``"role"`` and ``"content"`` exactly ``messages`` times each
-    and holds no escape.  Every message holds both keys (one that does not is refused), so
-    then each holds each once: nothing after a message's first keys can change it.  Three
-    passes over the file (at 3-5 GB/s), instead of three per message."""
+    (the caller has found no ``\\u`` escape in it).  Every message holds both keys (one
+    that does not is refused), so then each holds each once: nothing after a message's
+    first keys can change it.  Two passes over the file (at 3-5 GB/s), instead of three
+    per message."""
     return (
-        jsoncodec.find_unicode_escape(buffer) < 0
-        and len(_ROLE_KEYS.findall(buffer)) == messages
+        len(_ROLE_KEYS.findall(buffer)) == messages
         and len(_CONTENT_KEYS.findall(buffer)) == messages
     )
 
@@ -204,10 +204,11 @@ class RawMessages(Sequence[Message]):
     """A span's retained messages, decoded one at a time when asked for.
 
     Nothing is cached, so streaming over a large checkpoint holds one message
-    at a time; ``frame_indices`` says which of them are frames.
+    at a time; ``frame_indices`` says which of them are frames; ``escape_free``
+    that the file holds no ``\\u`` escape (so neither does any message's JSON).
     """
 
-    __slots__ = ("_items", "_path", "_source", "_whole", "frame_indices")
+    __slots__ = ("_items", "_path", "_source", "_whole", "escape_free", "frame_indices")
 
     def __init__(
         self,
@@ -216,12 +217,14 @@ class RawMessages(Sequence[Message]):
         source: str,
         path: str,
         whole: Any = None,
+        escape_free: bool = False,
     ) -> None:
         self._items = items
         self._source = source
         self._path = path
         self._whole = whole  # the file's bytes: a message that cannot be read gets the
         self.frame_indices = frame_indices  # exact path's verdict on the whole file
+        self.escape_free = escape_free
 
     def raw_json(self, index: int) -> bytes:
         """Message ``index`` as it is stored: its JSON bytes, not decoded."""
@@ -233,10 +236,10 @@ class RawMessages(Sequence[Message]):
 
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) stay behind when pickled.
-        return (self._items, self.frame_indices, self._source, self._path)
+        return (self._items, self.frame_indices, self._source, self._path, self.escape_free)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self._items, self.frame_indices, self._source, self._path = state
+        self._items, self.frame_indices, self._source, self._path, self.escape_free = state
         self._whole = None
 
     def _decode(self, index: int) -> Message:
@@ -408,13 +411,14 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     # A run id or model repeats across thousands of spans: one string each, not one per span.
     shared: dict[str, str] = {}
     stored = sum(len(s.messages) for s in conv.folded or () if s.messages is not UNSET)
-    one_key_each = stored > 0 and _one_key_each(buffer, stored + len(history))
+    escape_free = stored > 0 and jsoncodec.find_unicode_escape(buffer) < 0
+    one_key_each = escape_free and _one_key_each(buffer, stored + len(history))
     for index, s in enumerate(conv.folded or ()):
         messages: RawMessages | None = None
         if s.messages is not UNSET:
             path = f"{prefix}folded[{index}].messages"
             frames = _frames(s.messages, source, path, one_key_each)
-            messages = RawMessages(s.messages, frames, source, path, buffer)
+            messages = RawMessages(s.messages, frames, source, path, buffer, escape_free)
         spans.append(
             Span(
                 index=index,

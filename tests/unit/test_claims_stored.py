@@ -105,6 +105,17 @@ def test_what_only_decoding_can_tell_is_decoded(raw: bytes, why: str) -> None:
     assert index_stored(raw) is None, why
 
 
+def test_the_loader_says_when_no_message_holds_an_escape() -> None:
+    data = (SAMPLES / "tool_calls.json").read_bytes()
+    assert b"\\u" not in data
+    spans = [s.messages for s in load_bytes(data, "tool_calls.json").spans]
+    assert any(isinstance(m, RawMessages) and m.escape_free for m in spans)
+    escaped = data.replace(b'"role":"tool","content":"', b'"role":"tool","content":"\\u0041', 1)
+    assert escaped != data
+    spans = [s.messages for s in load_bytes(escaped, "escaped.json").spans]
+    assert not any(isinstance(m, RawMessages) and m.escape_free for m in spans)
+
+
 def test_a_float_in_tool_arguments_is_filed_as_the_evidence_text_spells_it() -> None:
     raw = b'{"role":"assistant","content":"","toolCalls":[{"name":"pay","args":{"amount":480.00}}]}'
     found = index_stored(raw)
