@@ -23,6 +23,9 @@ class FoldctlError(Exception):
     """
 
     exit_status = ExitStatus.ERROR
+    #: The parameter of the library call that gets past this failure, if one does
+    #: (``force``, ``replays``): the command line names its option, the library never does.
+    remedy = ""
 
     def __str__(self) -> str:
         return one_line(super().__str__())
@@ -62,3 +65,22 @@ class UsageError(FoldctlError):
 class MissingDependency(FoldctlError):
     """An optional package a feature needs is not installed; the message says how to
     install it (``pip install 'foldctl[fleet]'``)."""
+
+
+def cannot_read(
+    error: OSError,
+    expected: str,
+    *,
+    missing: str = "no such file",
+    denied: str = "permission denied",
+) -> str:
+    """What an :class:`OSError` met opening a file means, as the ``what`` of an error: the
+    file is missing, a directory where ``expected`` was, not readable, or the system's
+    reason."""
+    if isinstance(error, FileNotFoundError):
+        return missing
+    if isinstance(error, IsADirectoryError):
+        return f"is a directory; expected {expected}"
+    if isinstance(error, PermissionError):
+        return denied
+    return f"cannot read: {error.strerror or type(error).__name__}"

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import orjson
 
-from foldctl.errors import FoldctlError, UsageError
+from foldctl.errors import FoldctlError, UsageError, cannot_read
 from foldctl.redact import detectors
 from foldctl.redact.detectors import DETECTORS, Detector, DetectorFailed
 from foldctl.redact.errors import RedactionError, RulesError
@@ -151,14 +151,9 @@ def load_key(path: Path) -> bytes:
     source = str(path)
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise RulesError(source, "", "no such key file") from None
-    except IsADirectoryError:
-        raise RulesError(source, "", "is a directory, expected a key file") from None
-    except PermissionError:
-        raise RulesError(source, "", "permission denied") from None
     except OSError as exc:
-        raise RulesError(source, "", exc.strerror or type(exc).__name__) from None
+        what = cannot_read(exc, "a key file", missing="no such key file")
+        raise RulesError(source, "", what) from None
     key = data.rstrip(b" \t\r\n")
     if len(key) < MIN_KEY_BYTES:
         raise RulesError(

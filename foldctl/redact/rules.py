@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from foldctl.errors import cannot_read
 from foldctl.redact.detectors import DETECTORS, Detector
 from foldctl.redact.errors import RulesError
 
@@ -86,16 +87,10 @@ def load_rules(path: Path) -> Rules:
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RulesError(source, "", "no such file") from None
-    except IsADirectoryError:
-        raise RulesError(source, "", "is a directory, expected a TOML rules file") from None
-    except PermissionError:
-        raise RulesError(source, "", "permission denied") from None
     except UnicodeDecodeError as exc:
         raise RulesError(source, f"byte {exc.start}", "not UTF-8 text") from None
     except OSError as exc:
-        raise RulesError(source, "", exc.strerror or type(exc).__name__) from None
+        raise RulesError(source, "", cannot_read(exc, "a TOML rules file")) from None
     return parse_rules(text, source=source)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from foldctl.errors import InputError, UsageError
+from foldctl.errors import InputError, UsageError, cannot_read
 
 GZIP_MAGIC: Final = b"\x1f\x8b"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
@@ -78,14 +78,9 @@ def read_bytes(spec: SourceSpec) -> RawSource:
             )
         try:
             data = _read_file(Path(spec))
-        except FileNotFoundError:
-            raise InputError(name, "", "no such file") from None
-        except IsADirectoryError:
-            raise InputError(name, "", "is a directory; expected a checkpoint file") from None
-        except PermissionError:
-            raise InputError(name, "", "permission denied (cannot read the file)") from None
         except OSError as e:
-            raise InputError(name, "", f"cannot read: {e.strerror}") from None
+            denied = "permission denied (cannot read the file)"
+            raise InputError(name, "", cannot_read(e, "a checkpoint file", denied=denied)) from None
     if isinstance(data, bytes) and (data[:2] == GZIP_MAGIC or (name.endswith(".gz") and not data)):
         data = _gunzip(name, data)
     return RawSource(name, data)

@@ -49,7 +49,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from foldctl.errors import InputError
+from foldctl.errors import InputError, cannot_read
 from foldctl.sources.files import SQLITE_MAGIC
 
 if TYPE_CHECKING:
@@ -59,8 +59,6 @@ Access = Literal["wal-in-place", "immutable", "read-only", "private-copy"]
 
 TABLE: Final = "agent_sessions"
 REQUIRED_COLUMNS: Final = ("session_id", "format", "saved_at", "envelope")
-#: Added by the reference runtime in 9.26; older stores lack them (shown as null).
-OPTIONAL_COLUMNS: Final = ("owner", "message_count")
 META_TABLE: Final = "agent_store_meta"
 #: The newest ``agent_store_meta.schema_version`` foldctl reads.
 SCHEMA_VERSION: Final = 1
@@ -140,14 +138,11 @@ def _header(path: str) -> bytes:
     try:
         with open(path, "rb") as f:
             return f.read(100)
-    except FileNotFoundError:
-        raise InputError(path, "", "no such file") from None
-    except IsADirectoryError:
-        raise InputError(path, "", "is a directory; expected a SQLite session store") from None
-    except PermissionError:
-        raise InputError(path, "", "permission denied (cannot read the store)") from None
     except OSError as e:
-        raise InputError(path, "", f"cannot read: {e.strerror}") from None
+        what = cannot_read(
+            e, "a SQLite session store", denied="permission denied (cannot read the store)"
+        )
+        raise InputError(path, "", what) from None
 
 
 def _signature(path: str) -> tuple[tuple[str, int, int, int] | None, ...]:
