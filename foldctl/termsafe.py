@@ -33,10 +33,6 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
-def has_unsafe(text: str) -> bool:
-    return _UNSAFE.search(text) is not None
-
-
 def one_line(text: str) -> str:
     """``text`` made visible with its line breaks escaped too (``\\n``), so a quoted value
     can never start a second line of an error message.  Idempotent."""

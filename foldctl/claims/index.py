@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -635,18 +635,6 @@ class EvidenceIndex:
                 )
         return sorted(found)
 
-    def last_tool_result(self, words: Iterable[str], start: int, stop: int) -> int | None:
-        """The last tool result in range whose tool name has one of ``words``."""
-        best: int | None = None
-        for word in words:
-            positions = self._tools.get(word)
-            if not positions:
-                continue
-            i = bisect_left(positions, stop) - 1
-            if i >= 0 and positions[i] >= start and (best is None or positions[i] > best):
-                best = positions[i]
-        return best
-
     def facts(self, position: int) -> MessageFacts:
         found = self._facts.get(position)
         if found is None:
@@ -915,11 +903,3 @@ def _token_or_window(atom: Atom, text: str, start: int, end: int) -> bool:
         if seen.start + lo < end and seen.end + lo > start and A.supports(atom, seen):
             return True
     return False
-
-
-def refs_of(index: EvidenceIndex, positions: Sequence[int]) -> tuple[EvidenceRef, ...]:
-    return tuple(index.ref(p) for p in positions)
-
-
-def positions_between(positions: Sequence[int], start: int, stop: int) -> Sequence[int]:
-    return positions[bisect_left(positions, start) : bisect_right(positions, stop - 1)]

@@ -18,7 +18,7 @@ classified, without recursion on the Python stack:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -75,12 +75,6 @@ class FoldGraph:
 
     def frame_at(self, container: Container, index: int) -> FrameRef | None:
         return self.frames.get((container, index))
-
-    def frames_in(self, container: Container) -> Iterator[FrameRef]:
-        for i in range(len(self.container_messages(container))):
-            ref = self.frames.get((container, i))
-            if ref is not None:
-                yield ref
 
     def ambiguous(self) -> dict[str, tuple[int, ...]]:
         return {fp: ids for fp, ids in self.by_fingerprint.items() if len(ids) > 1}
