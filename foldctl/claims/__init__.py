@@ -1,9 +1,14 @@
 """Claims: check a summary against the originals it stands for.
 
-Pure functions over plain text and data; no knowledge of checkpoints, the
-fold graph or the command line.  The caller gathers, for each summary, the
-evidence messages (its span's messages and, recursively, the originals of the
-summaries nested in it) and passes their text.
+The rules (:mod:`~foldctl.claims.atoms`, :mod:`~foldctl.claims.index`,
+:mod:`~foldctl.claims.check`, :mod:`~foldctl.claims.stored`) are pure functions over
+plain text and data, with no knowledge of checkpoints or the fold graph: the caller
+gathers, for each summary, the evidence messages (its span's messages and,
+recursively, the originals of the summaries nested in it) and passes their text.
+:mod:`~foldctl.claims.record` is that caller: it opens sources and walks a
+checkpoint's fold graph (floors below: sources, load, graph), and gives the audit its
+``claim-*`` findings (the audit's ``Finding``).  Nothing here knows the command line
+or redaction.
 
 >>> from foldctl.claims import EvidenceIndex, EvidenceRef, check_summary, index_message
 >>> result = '{"refund_id":"RF-9120","status":"pending_approval"}'
@@ -25,7 +30,7 @@ from foldctl.claims.check import (
     KINDS,
     UNSUPPORTED,
     UNVERIFIABLE,
-    Finding,
+    ClaimFinding,
     check_summary,
     unverifiable,
 )
@@ -46,9 +51,9 @@ __all__ = [
     "UNSUPPORTED",
     "UNVERIFIABLE",
     "Atom",
+    "ClaimFinding",
     "EvidenceIndex",
     "EvidenceRef",
-    "Finding",
     "MessageAtoms",
     "check_summary",
     "evidence_text",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Final
 
 from foldctl.claims import atoms as A
@@ -33,7 +32,7 @@ KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIABLE)
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class ClaimFinding:
     """One thing a summary gets wrong, with what a reviewer needs to check it.
 
     ``atom`` is the text as the summary wrote it (for ``dropped``, the error
@@ -65,9 +64,9 @@ class Finding:
     searched: int = 0
 
 
-def unverifiable(summary: str) -> Finding:
+def unverifiable(summary: str) -> ClaimFinding:
     """The finding for a summary whose originals were not retained: nothing to check against."""
-    return Finding(kind=UNVERIFIABLE, atom=summary[:200], atom_kind="summary", normalised="")
+    return ClaimFinding(kind=UNVERIFIABLE, atom=summary[:200], atom_kind="summary", normalised="")
 
 
 def check_summary(
@@ -77,7 +76,7 @@ def check_summary(
     start: int = 0,
     stop: int | None = None,
     context: int | None = None,
-) -> list[Finding]:
+) -> list[ClaimFinding]:
     """The findings of ``summary`` against ``evidence[start:stop]``, in summary order.
 
     ``evidence`` is an :class:`EvidenceIndex` shared by a span chain (pass the
@@ -212,8 +211,8 @@ class _Check:
 
     # ------------------------------------------------------------ driver
 
-    def run(self) -> list[Finding]:
-        findings: list[Finding] = []
+    def run(self) -> list[ClaimFinding]:
+        findings: list[ClaimFinding] = []
         contradicted = self._contradictions()
         for position, atom in enumerate(self.atoms):
             if position in contradicted:
@@ -226,7 +225,7 @@ class _Check:
                 findings.append(self._finding(UNSUPPORTED, atom))
         findings.extend(self._dropped())
         seen: set[tuple[str, str, str | None]] = set()
-        unique: list[Finding] = []
+        unique: list[ClaimFinding] = []
         for finding in findings:
             key = (finding.kind, finding.normalised, finding.entity)
             if key not in seen:
@@ -270,8 +269,8 @@ class _Check:
 
     # ------------------------------------------------------------ contradicted
 
-    def _contradictions(self) -> dict[int, Finding]:
-        found: dict[int, Finding] = {}
+    def _contradictions(self) -> dict[int, ClaimFinding]:
+        found: dict[int, ClaimFinding] = {}
         for clause_start, clause_end in self.clauses:
             members = [
                 (i, a)
@@ -339,8 +338,8 @@ class _Check:
         claims: list[tuple[int, Atom]],
         entities: list[Atom],
         members: list[tuple[int, Atom]],
-    ) -> dict[int, Finding]:
-        found: dict[int, Finding] = {}
+    ) -> dict[int, ClaimFinding]:
+        found: dict[int, ClaimFinding] = {}
         owners = {i: self._candidates(entities, claim) for i, claim in claims}
         said: dict[str, list[Atom]] = {}
         for i, claim in claims:
@@ -437,7 +436,7 @@ class _Check:
 
     def _topic_claims(
         self, claims: list[tuple[int, Atom]], clause_start: int, clause_end: int
-    ) -> dict[int, Finding]:
+    ) -> dict[int, ClaimFinding]:
         """A status with no entity, about a kind of operation ("the deploy failed").
 
         The claim is about the last result of that kind of tool in range,
@@ -484,18 +483,18 @@ class _Check:
 
     # ------------------------------------------------------------ dropped
 
-    def _dropped(self) -> list[Finding]:
+    def _dropped(self) -> list[ClaimFinding]:
         groups = self.index.error_groups(self.start, self.stop)
         if not groups:
             return []
         mentions = self._mentions()
-        findings: list[Finding] = []
+        findings: list[ClaimFinding] = []
         for (error_class, tool), (_, positions) in groups.items():
             if self._mentioned(error_class, tool, positions, mentions, single=len(groups) == 1):
                 continue
             line = self.index.messages[positions[0]].error or ""
             findings.append(
-                Finding(
+                ClaimFinding(
                     kind=DROPPED,
                     atom=line,
                     atom_kind="error",
@@ -573,14 +572,14 @@ class _Check:
         expected: str | None = None,
         entity: str | None = None,
         evidence: tuple[EvidenceRef, ...] | None = None,
-    ) -> Finding:
+    ) -> ClaimFinding:
         sentence_start, sentence_end = next(
             ((s, e) for s, e in self.sentences if s <= atom.start < e),
             (0, len(self.summary)),
         )
         if evidence is None:
             evidence = self._searched_ends()
-        return Finding(
+        return ClaimFinding(
             kind=kind,
             atom=atom.text,
             atom_kind=atom.kind,
@@ -637,7 +636,3 @@ def _closest_amount(amounts: Sequence[Fact], summary: str, claim: Atom) -> Fact:
         if currency and A.parse_money(fact.value)[0] == currency:
             return fact
     return amounts[0]
-
-
-def decimal_of(value: str) -> Decimal:
-    return A.parse_money(value)[1]

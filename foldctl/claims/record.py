@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from foldctl.audit.codes import Finding as AuditFinding
 from foldctl.audit.codes import finding
-from foldctl.claims.check import UNVERIFIABLE, Finding, check_summary, unverifiable
+from foldctl.claims.check import ClaimFinding, check_summary, unverifiable
 from foldctl.claims.index import (
     EvidenceIndex,
     EvidenceRef,
@@ -38,7 +38,7 @@ from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text, brief, dumps
 from foldctl.model import Message
 from foldctl.sources.files import SourceSpec
-from foldctl.sources.scan import scan_sources
+from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
 
 #: The finding kinds that are something wrong (``unverifiable`` is not).
 WRONG: Final = ("unsupported", "contradicted", "dropped")
@@ -50,7 +50,7 @@ class SummaryFinding:
 
     span: int | None  # the span the summary joins (None: it joins none)
     frame: str  # the summary's locator
-    finding: Finding
+    finding: ClaimFinding
     line: str | None = None  # the original's line that shows the other value, or the error
 
     @property
@@ -230,7 +230,7 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
 _LINE_MAX: Final = 200
 
 
-def _line(originals: _GraphOriginals, finding: Finding) -> str | None:
+def _line(originals: _GraphOriginals, finding: ClaimFinding) -> str | None:
     """The line of the first evidence message that shows what the originals say."""
     if finding.kind == "dropped":
         return finding.atom[:_LINE_MAX]
@@ -292,18 +292,16 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def unverifiable_kind(finding: SummaryFinding) -> bool:
-    return finding.kind == UNVERIFIABLE
-
-
 def claims_of(
     specs: Sequence[SourceSpec],
     scheme: str | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
+    excludes: Sequence[str] = DEFAULT_EXCLUDES,
 ) -> ClaimsResult:
-    """The claims of every source (directories and stores expanded as ``verify`` does);
-    a source that cannot be read goes to ``on_error`` and into ``failures``."""
-    found = scan_sources(specs)
+    """The claims of every source (directories and stores expanded as ``verify`` does,
+    ``excludes`` skipped); a source that cannot be read goes to ``on_error`` and into
+    ``failures``."""
+    found = scan_sources(specs, excludes)
     results: list[tuple[str, tuple[SummaryFinding, ...]]] = []
     failures: list[FoldctlError] = []
     for spec in found.entries:

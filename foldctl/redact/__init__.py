@@ -15,7 +15,11 @@
 
 The tag is a keyed hash (HMAC-SHA256) of the kind and the value; without a key
 each Redactor draws a random one.  docs/redaction.md has the whole contract.
-This package imports only the standard library, ``orjson`` and ``foldctl.errors``.
+The detectors, the redactor and the rules import only the standard library,
+``orjson`` and ``foldctl.errors``; :mod:`foldctl.redact.apply` redacts a whole fold
+graph, so it imports the floors below (``model``, ``digest``, ``graph``, and the
+audit's ``Finding`` to redact findings' sentences) and names the claims' results for
+types only.
 """
 
 from __future__ import annotations
