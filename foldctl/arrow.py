@@ -18,20 +18,18 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from foldctl import __version__
-from foldctl.errors import MissingDependency
+from foldctl.optional import require
 from foldctl.query.tables import Columns, SourceTables, source_tables
 from foldctl.schemas.parquet import TABLES
 from foldctl.sources.files import SourceSpec
+from foldctl.version import __version__
 
-try:
+if TYPE_CHECKING:
     import pyarrow as pa
-except ImportError:  # pragma: no cover - the fleet extra is installed for the tests
-    raise MissingDependency(
-        "Arrow tables need pyarrow, which is not installed: pip install 'foldctl[fleet]'"
-    ) from None
+else:
+    pa = require("pyarrow", "foldctl.arrow")
 
 __all__ = ["TABLE_NAMES", "mapper", "schema", "sources", "spark_schema", "tables"]
 

@@ -12,18 +12,18 @@ equals what ``export`` writes for that source.  Needs the ``fleet`` extra.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from foldctl.arrow import schema, sources, tables
-from foldctl.errors import MissingDependency, NotACheckpoint
+from foldctl.errors import NotACheckpoint
+from foldctl.optional import require
 
-try:
+if TYPE_CHECKING:
     import dask.dataframe as dd
     import pandas as pd
-except ImportError:  # pragma: no cover - the fleet extra is installed for the tests
-    raise MissingDependency(
-        "foldctl.dask needs dask[dataframe], which is not installed: pip install 'foldctl[fleet]'"
-    ) from None
+else:
+    dd = require("dask.dataframe", "foldctl.dask")
+    pd = require("pandas", "foldctl.dask")
 
 __all__ = ["read"]
 

@@ -8,6 +8,7 @@ dask, distributed and duckdb for the engines); the core install never imports th
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 from typing import Final
 
@@ -28,8 +29,20 @@ def require(module: str, purpose: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        extra = EXTRAS.get(module, "fleet")
-        top = module.split(".")[0]
-        raise MissingDependency(
-            f"{purpose} needs {top}, which is not installed: pip install 'foldctl[{extra}]'"
-        ) from None
+        raise missing(module, purpose) from None
+
+
+def ensure(module: str, purpose: str) -> None:
+    """Raise :class:`MissingDependency` now, naming ``purpose``, if ``module`` is not
+    installed (without importing it: the module that needs it imports it with
+    :func:`require`)."""
+    if importlib.util.find_spec(module.split(".")[0]) is None:
+        raise missing(module, purpose)
+
+
+def missing(module: str, purpose: str) -> MissingDependency:
+    extra = EXTRAS.get(module, "fleet")
+    top = module.split(".")[0]
+    return MissingDependency(
+        f"{purpose} needs {top}, which is not installed: pip install 'foldctl[{extra}]'"
+    )

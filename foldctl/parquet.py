@@ -30,31 +30,30 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-from foldctl import __version__, jsoncodec
+from foldctl import jsoncodec
 from foldctl.arrow import to_tables
 from foldctl.errors import (
     ExitStatus,
     FoldctlError,
     InputError,
-    MissingDependency,
     NotACheckpoint,
     UsageError,
 )
 from foldctl.fingerprint import require_scheme
+from foldctl.optional import require
 from foldctl.parallel import default_jobs, map_ordered
 from foldctl.query.tables import Columns, extend, read_stored, stored_tables
 from foldctl.schemas.parquet import FORMAT, TABLES
 from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import DEFAULT_EXCLUDES, Expansion, scan_sources, source_sizes
+from foldctl.version import __version__
 
-try:
+if TYPE_CHECKING:
     import pyarrow.parquet as pq
-except ImportError:  # pragma: no cover - the fleet extra is installed for the tests
-    raise MissingDependency(
-        "export needs pyarrow, which is not installed: pip install 'foldctl[fleet]'"
-    ) from None
+else:
+    pq = require("pyarrow.parquet", "export")
 
 MANIFEST: Final = "manifest.json"
 STAGING: Final = ".staging"
