@@ -1,14 +1,15 @@
 """foldctl: checkpoint forensics for compacted agent conversations.
 
-The public API is :data:`__all__`; docs/library.md shows it at work::
+The public API is :data:`__all__`; docs/library.md shows every name at work::
 
     import foldctl
     cp = foldctl.open("checkpoint.json")
     for row in cp.walk():
         print(row.locator, row.message["role"])
 
-Names load on first use, so ``import foldctl`` (and ``foldctl --version``)
-stay cheap; neither imports typer nor rich.
+The command line is a thin layer over these names and nothing else.  Names load on
+first use, so ``import foldctl`` (and ``foldctl --version``) stay cheap; neither
+imports typer nor rich.
 """
 
 from __future__ import annotations
@@ -16,75 +17,152 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from foldctl.version import __version__
+from foldctl.version import version_line as version_line  # what --version prints
 
 __all__ = [
+    "CODES",
+    "SEVERITIES",
     "Checkpoint",
+    "ClaimFinding",
+    "ClaimsResult",
     "Conversation",
     "DiffResult",
     "Finding",
+    "Fingerprints",
+    "FoldFilter",
     "FoldctlError",
+    "GrepQuery",
+    "GrepRun",
     "Hit",
     "InputError",
+    "LocateResult",
+    "Overview",
+    "Progress",
+    "RawSource",
+    "Redactor",
+    "Report",
     "Row",
     "SessionListing",
     "Span",
+    "SummaryFinding",
+    "Table",
+    "Transcript",
     "UsageError",
     "VerifyReport",
     "__version__",
+    "check_claims",
     "diff",
+    "export",
+    "fingerprints",
     "grep",
+    "grep_query",
+    "grep_records",
+    "locate",
+    "one_line",
     "open",
+    "report",
+    "schema",
     "sessions",
     "verify",
 ]
 
-#: Where each public name lives.
+#: Where each public name lives (``module:name`` when it is named otherwise there).
 _HOMES = {
     "Checkpoint": "foldctl.model",
     "Span": "foldctl.model",
     "Conversation": "foldctl.api",
-    "open": "foldctl.api",
-    "grep": "foldctl.api",
+    "Progress": "foldctl.api",
+    "check_claims": "foldctl.api",
     "diff": "foldctl.api",
+    "export": "foldctl.api",
+    "fingerprints": "foldctl.api",
+    "grep": "foldctl.api",
+    "grep_query": "foldctl.api",
+    "grep_records": "foldctl.api",
+    "locate": "foldctl.api",
+    "open": "foldctl.api",
+    "report": "foldctl.api",
+    "schema": "foldctl.api",
     "sessions": "foldctl.api",
     "verify": "foldctl.api",
-    "DiffResult": "foldctl.query.diff",
-    "Hit": "foldctl.query.grep",
-    "SessionListing": "foldctl.query.sessions",
-    "VerifyReport": "foldctl.audit.batch",
+    "CODES": "foldctl.audit.codes",
+    "SEVERITIES": "foldctl.audit.codes",
     "Finding": "foldctl.audit.codes",
+    "VerifyReport": "foldctl.audit.batch",
+    "ClaimFinding": "foldctl.claims.check",
+    "ClaimsResult": "foldctl.claims.record",
+    "SummaryFinding": "foldctl.claims.record",
     "Row": "foldctl.graph.walk",
+    "DiffResult": "foldctl.query.diff",
+    "FoldFilter": "foldctl.query.filters",
+    "Fingerprints": "foldctl.query.fingerprints",
+    "GrepQuery": "foldctl.query.grep:Query",
+    "GrepRun": "foldctl.query.grep",
+    "Hit": "foldctl.query.grep",
+    "LocateResult": "foldctl.query.locate",
+    "Overview": "foldctl.query.records",
+    "Table": "foldctl.query.records",
+    "Report": "foldctl.query.report",
+    "SessionListing": "foldctl.query.sessions",
+    "Transcript": "foldctl.query.transcript",
+    "Redactor": "foldctl.redact.redactor",
+    "RawSource": "foldctl.sources.files",
     "FoldctlError": "foldctl.errors",
     "InputError": "foldctl.errors",
     "UsageError": "foldctl.errors",
+    "one_line": "foldctl.termsafe",
 }
 
 if TYPE_CHECKING:
-    from foldctl.api import Conversation, diff, grep, open, sessions, verify
+    from foldctl.api import (
+        Conversation,
+        Progress,
+        check_claims,
+        diff,
+        export,
+        fingerprints,
+        grep,
+        grep_query,
+        grep_records,
+        locate,
+        open,
+        report,
+        schema,
+        sessions,
+        verify,
+    )
     from foldctl.audit.batch import VerifyReport
-    from foldctl.audit.codes import Finding
+    from foldctl.audit.codes import CODES, SEVERITIES, Finding
+    from foldctl.claims.check import ClaimFinding
+    from foldctl.claims.record import ClaimsResult, SummaryFinding
     from foldctl.errors import FoldctlError, InputError, UsageError
     from foldctl.graph.walk import Row
     from foldctl.model import Checkpoint, Span
     from foldctl.query.diff import DiffResult
-    from foldctl.query.grep import Hit
+    from foldctl.query.filters import FoldFilter
+    from foldctl.query.fingerprints import Fingerprints
+    from foldctl.query.grep import GrepRun, Hit
+    from foldctl.query.grep import Query as GrepQuery
+    from foldctl.query.locate import LocateResult
+    from foldctl.query.records import Overview, Table
+    from foldctl.query.report import Report
     from foldctl.query.sessions import SessionListing
+    from foldctl.query.transcript import Transcript
+    from foldctl.redact.redactor import Redactor
+    from foldctl.sources.files import RawSource
+    from foldctl.termsafe import one_line
 
 
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'foldctl' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    module, _, attribute = home.partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-
-def version_line() -> str:
-    """What ``foldctl --version`` prints."""
-    return f"foldctl {__version__}\n"

@@ -1,40 +1,72 @@
-"""The library's face: open a checkpoint, walk it, audit it; grep, diff, list sessions.
+"""The library's face: everything the command line does, as functions and plain results.
 
-Everything here returns plain, typed, immutable data (frozen dataclasses and
-dicts), so it can be pickled and shipped to a worker (Dask, Spark); nothing
-prints, reads standard input or exits.  ``import foldctl`` exposes these names
-(``foldctl.__all__``); docs/library.md shows them at work.
+Open a checkpoint (:func:`open`) and ask the :class:`Conversation` for its walk, audit,
+claims, overview, transcript and tables, or a redacted view of it; search, locate,
+verify, check the claims of and export many sources at once; compare two; list a
+store's sessions; fingerprint a text; gather a report.  Every command of the command
+line is a thin function over these names (``foldctl.__all__``).
+
+Everything here returns plain, typed, immutable data (frozen dataclasses and dicts),
+so it can be pickled and shipped to a worker (Dask, Spark); nothing prints, reads
+standard input or exits.  The floors below are imported when a function needs them,
+so ``import foldctl`` and a command's start stay cheap.  docs/library.md shows every
+name at work.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from foldctl.audit.batch import VerifyReport, audit_sources, build_report
-from foldctl.audit.checks import audit
-from foldctl.audit.codes import Finding, Severity
 from foldctl.errors import FoldctlError, UsageError
-from foldctl.graph.open import join, open_graph
-from foldctl.graph.resolve import FoldGraph, SpanPlace
-from foldctl.graph.walk import Row, walk, walk_floating
-from foldctl.load.checkpoint import load_object
-from foldctl.model import Checkpoint, Message, Span
-from foldctl.query.diff import DiffResult, compare
-from foldctl.query.grep import Hit, compile_query, hits_in
-from foldctl.query.grep import SourceFailed as _SourceFailed
-from foldctl.query.locate import locate
-from foldctl.query.records import overview
-from foldctl.query.sessions import SessionListing
-from foldctl.query.sessions import sessions as _sessions
-from foldctl.sources.files import RawSource, SourceSpec
-from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
+from foldctl.sources.files import RawSource
+
+if TYPE_CHECKING:
+    from foldctl.audit.batch import VerifyReport
+    from foldctl.audit.codes import Finding, Severity
+    from foldctl.claims.record import ClaimsResult, SummaryFinding
+    from foldctl.graph.resolve import FoldGraph, SpanPlace
+    from foldctl.graph.walk import Replays, Row
+    from foldctl.model import Checkpoint, Message, Span
+    from foldctl.parquet import ExportReport
+    from foldctl.query.diff import DiffResult
+    from foldctl.query.filters import FoldFilter
+    from foldctl.query.fingerprints import Fingerprints
+    from foldctl.query.grep import GrepRun, Hit, Mode, Query, Scope
+    from foldctl.query.locate import LocateResult
+    from foldctl.query.records import Table
+    from foldctl.query.report import Report
+    from foldctl.query.sessions import SessionListing
+    from foldctl.query.transcript import Transcript
+    from foldctl.redact.redactor import Redactor
+    from foldctl.sources.files import SourceSpec
+    from foldctl.sources.scan import Expansion
 
 #: What :func:`open` takes: a path (``str`` or :class:`os.PathLike`), ``STORE.db#SESSION_ID``,
-#: the bytes of a checkpoint, or an already-decoded JSON document (a dict).
+#: the bytes of a checkpoint (or a :class:`RawSource`: bytes with the name errors give
+#: them), or an already-decoded JSON document (a dict).
 Openable = str | os.PathLike[str] | bytes | bytearray | memoryview | dict[str, Any] | RawSource
+#: What a function of many sources takes: one source (never iterated: ``"x.json"`` is one
+#: path) or any iterable of them.  Directories are searched for checkpoints and stores
+#: (``*.expected.json`` skipped), a store becomes each of its sessions, and a quoted
+#: pattern (``"fleet/**/*.json.gz"``) is expanded.
+Sources = Openable | Iterable[Openable]
+
+_ONE = (str, bytes, bytearray, memoryview, dict, os.PathLike, RawSource)
+
+
+class Progress(Protocol):
+    """What a function of many sources tells about its progress: how many sources and
+    bytes there are, once, before the work; then each piece as it finishes."""
+
+    def start(self, count: int, nbytes: int) -> None: ...
+
+    def advance(self, nbytes: int, count: int = 1) -> None: ...
+
+
+# --------------------------------------------------------------------------- one checkpoint
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +75,12 @@ class Conversation:
 
     graph: FoldGraph
     scheme_note: str = ""
+
+    def __repr__(self) -> str:
+        return (
+            f"Conversation(source={self.source!r}, scheme={self.scheme!r}, "
+            f"history={len(self.history)}, spans={len(self.spans)})"
+        )
 
     @property
     def checkpoint(self) -> Checkpoint:
@@ -80,6 +118,8 @@ class Conversation:
         include_detached: bool = False,
     ) -> Iterator[Row]:
         """The expanded transcript: each message with its locator, depth, chain and span."""
+        from foldctl.graph.walk import Row, walk, walk_floating
+
         events = [walk(self.graph, max_depth=depth, keep_frames=keep_frames)]
         if include_detached:
             events.append(walk_floating(self.graph, max_depth=depth, keep_frames=keep_frames))
@@ -88,18 +128,96 @@ class Conversation:
                 if isinstance(event, Row):
                     yield event
 
-    def audit(self, *, messages: bool = True) -> list[Finding]:
-        """Every integrity finding, most severe first (``messages=False``: the fold record
-        only, without decoding every retained message)."""
-        return audit(self.graph, messages=messages)
+    def audit(self, *, messages: bool = True, claims: bool = False) -> list[Finding]:
+        """Every integrity finding, most severe first: what ``foldctl verify`` reports.
 
-    def overview(self) -> dict[str, Any]:
-        """What ``foldctl show`` prints, as a document."""
-        return overview(self.graph, self.scheme_note)
+        ``claims=True`` adds the ``claim-*`` findings of the summaries checked against
+        their originals: what ``verify --claims``, the findings table of ``export``
+        (:func:`foldctl.arrow.tables`) and ``report`` include.  ``messages=False``
+        checks the fold record only, without decoding every retained message (what
+        ``show`` counts)."""
+        from foldctl.audit.checks import audit
+        from foldctl.audit.codes import rank
+
+        found = audit(self.graph, messages=messages)
+        if claims:
+            from foldctl.claims.record import audit_findings
+
+            found = sorted([*found, *audit_findings(self.graph)], key=lambda f: rank(f.severity))
+        return found
+
+    def claims(self) -> list[SummaryFinding]:
+        """Every summary checked against the originals it stands for, in transcript order:
+        what ``foldctl claims`` prints for this checkpoint (docs/claims.md)."""
+        from foldctl.claims.record import check_graph
+
+        return list(check_graph(self.graph))
+
+    def overview(self, *, claims: bool = False) -> dict[str, Any]:
+        """What ``foldctl show --format json`` prints, as a document (``claims=True``:
+        ``show --claims``, which counts the ``claim-*`` findings too)."""
+        from foldctl.query.records import overview
+
+        return overview(self.graph, self.scheme_note, claims=claims)
+
+    def transcript(
+        self,
+        *,
+        depth: int | None = None,
+        only: str | None = None,
+        keep_frames: bool = False,
+        include_detached: bool = False,
+        folds: FoldFilter | None = None,
+        replays: Replays = "full",
+    ) -> Transcript:
+        """What ``foldctl expand`` prints: the transcript, or the part ``only`` names (a
+        locator, a span ``fN`` or a digest), ``depth`` levels of folds at most, with the
+        frames (``keep_frames``), then the detached and orphan spans
+        (``include_detached``), only the folds that pass ``folds``; a replayed span in
+        full or (``replays="ref"``) as a reference to its first placement."""
+        from foldctl.query.filters import NO_FILTER
+        from foldctl.query.transcript import transcript
+
+        return transcript(
+            self.graph, depth=depth, only=only, keep_frames=keep_frames,
+            include_detached=include_detached, folds=folds or NO_FILTER, replays=replays,
+        )  # fmt: skip
+
+    def spans_table(self, folds: FoldFilter | None = None) -> Table:
+        """What ``foldctl spans`` prints: one row per span (those that pass ``folds``)."""
+        from foldctl.query.filters import NO_FILTER
+        from foldctl.query.records import spans_table
+
+        return spans_table(self.graph, folds or NO_FILTER)
+
+    def stages_table(self) -> Table:
+        """What ``foldctl stages`` prints: one row per removed stage id."""
+        from foldctl.query.records import stages_table
+
+        return stages_table(self.graph)
 
     def locate(self, digest: str) -> list[Row]:
         """Every place a message with this digest occurs."""
+        from foldctl.query.locate import locate
+
         return locate(self.graph, digest)
+
+    def redacted(self, redactor: Redactor | None) -> Conversation:
+        """The same conversation with every string a renderer can print redacted (the join,
+        the locators and the digests are the original's); itself when ``redactor`` is None."""
+        if redactor is None:
+            return self
+        from foldctl.redact.apply import redact_graph
+
+        return Conversation(redact_graph(self.graph, redactor), self.scheme_note)
+
+    def redactions(self, redactor: Redactor) -> Table:
+        """What ``foldctl redactions`` prints: one row per placeholder ``redactor`` would
+        write, with its kind, how often and the locators of the messages it stands in."""
+        from foldctl.query.records import Table
+        from foldctl.redact.apply import REVIEW_COLUMNS, review
+
+        return Table(review(self.graph, redactor), REVIEW_COLUMNS)
 
 
 def _spec(source: Openable) -> SourceSpec | dict[str, Any]:
@@ -112,6 +230,13 @@ def _spec(source: Openable) -> SourceSpec | dict[str, Any]:
     raise UsageError(f"cannot open a {type(source).__name__}; expected a path, bytes or a dict")
 
 
+def _path_or_bytes(source: Openable, what: str) -> SourceSpec:
+    spec = _spec(source)
+    if isinstance(spec, dict):
+        raise UsageError(f"{what} takes paths or bytes, not decoded documents")
+    return spec
+
+
 def open(source: Openable, *, scheme: str | None = None) -> Conversation:
     """Load and join one checkpoint.
 
@@ -120,17 +245,88 @@ def open(source: Openable, *, scheme: str | None = None) -> Conversation:
     ``scheme=None`` detects the fingerprint scheme.  Raises
     :class:`~foldctl.errors.InputError` for input that is not a checkpoint.
     """
+    from foldctl.graph.open import join, open_graph
+
     spec = _spec(source)
     if isinstance(spec, dict):
+        from foldctl.load.checkpoint import load_object
+
         graph, note = join(load_object(spec), scheme)
     else:
         graph, note = open_graph(spec, scheme)
     return Conversation(graph, note)
 
 
+# --------------------------------------------------------------------------- many sources
+
+
+def _items(sources: Sources, what: str) -> list[SourceSpec]:
+    """One source or many, as the specs the floors below take."""
+    items = [sources] if isinstance(sources, _ONE) else list(sources)
+    return [_path_or_bytes(s, what) for s in items]
+
+
+def _scan(specs: Sequence[SourceSpec], exclude: Sequence[str] = ()) -> Expansion:
+    from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
+
+    return scan_sources(specs, (*DEFAULT_EXCLUDES, *exclude))
+
+
+def _on_done(found: Expansion, progress: Progress | None) -> Callable[[int], None] | None:
+    """``on_done(i)`` for a pool: each source's size told to ``progress`` as it finishes."""
+    if progress is None:
+        return None
+    from foldctl.sources.scan import source_sizes
+
+    sizes = source_sizes(found.entries)
+    progress.start(len(sizes), sum(sizes))
+    return lambda i: progress.advance(sizes[i])
+
+
+def verify(
+    sources: Sources,
+    *,
+    fail_on: Severity = "warning",
+    ignore: Sequence[str] = (),
+    scheme: str | None = None,
+    jobs: int | None = 1,
+    claims: bool = False,
+    exclude: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> VerifyReport:
+    """The audit of many sources (files, directories, stores), with ``verify``'s verdict:
+    each source's :meth:`Conversation.audit` (``claims=True``: with the ``claim-*``
+    findings, as ``verify --claims``), ``ignore``\\ d codes left out, exit status 1 when a
+    finding reaches ``fail_on``.  A source that cannot be read is in the report, not
+    raised.  ``jobs`` worker processes (``None``: one per CPU)."""
+    from foldctl.audit.batch import Check, audit_sources, build_report
+    from foldctl.audit.codes import CODES, SEVERITIES
+    from foldctl.sources.scan import DEFAULT_EXCLUDES
+
+    if fail_on not in SEVERITIES:
+        raise UsageError(f"fail_on takes error, warning or info, not {fail_on!r}")
+    unknown = [code for code in ignore if code not in CODES]
+    if unknown:
+        raise UsageError(f"unknown finding code {unknown[0]!r}; codes are {', '.join(CODES)}")
+    checks: tuple[Check, ...] = ()
+    if claims:  # the claim rules load only when asked for
+        from foldctl.claims.record import audit_findings
+
+        checks = (audit_findings,)
+    found = _scan(_items(sources, "verify"), exclude)
+    audits = audit_sources(
+        found.entries, scheme, jobs=jobs, on_done=_on_done(found, progress),
+        lenient=found.from_directories, checks=checks,
+    )  # fmt: skip
+    return build_report(
+        audits, fail_on, frozenset(ignore), skipped=found.skipped,
+        excludes=(*DEFAULT_EXCLUDES, *exclude),
+    )  # fmt: skip
+
+
 def grep(
     pattern: str,
-    sources: Sequence[Openable] | Openable,
+    sources: Sources,
     *,
     fixed: bool = False,
     ignore_case: bool = False,
@@ -141,19 +337,18 @@ def grep(
     prefilter: bool | None = None,
 ) -> Iterator[Hit]:
     """Every message of every source that matches ``pattern`` (a regular expression, or a
-    plain string with ``fixed``), live or folded at any depth.  Directories are searched
-    for checkpoints and stores.  A source that cannot be read raises, unless
-    ``on_error`` takes it (and the search goes on).  A source whose bytes cannot hold a
-    match is not decoded (``prefilter=False`` decodes every one; ``None`` leaves it to
-    ``FOLDCTL_GREP_PREFILTER``)."""
-    single = (str, bytes, bytearray, memoryview, dict, os.PathLike, RawSource)
-    items: Sequence[Openable] = [sources] if isinstance(sources, single) else sources
-    specs = [_spec(s) for s in items]
-    if any(isinstance(s, dict) for s in specs):
-        raise UsageError("grep takes paths or bytes, not decoded documents")
+    plain string with ``fixed``), live or folded at any depth, each with its row and
+    the source's fold graph, in this process.  A source that cannot be read raises,
+    unless ``on_error`` takes it (and the search goes on).  A source whose bytes cannot
+    hold a match is not decoded (``prefilter=False`` decodes every one; ``None`` leaves
+    it to ``FOLDCTL_GREP_PREFILTER``).  :func:`grep_records` is the search ``foldctl
+    grep`` runs: every option, worker processes, plain records."""
+    from foldctl.query.grep import Hit, compile_query, hits_in
+    from foldctl.query.grep import SourceFailed as _SourceFailed
+
+    specs = _items(sources, "grep")
     query = compile_query(pattern, fixed=fixed, ignore_case=ignore_case, fields=fields, roles=roles)
-    plain = [s for s in specs if not isinstance(s, dict)]
-    for event in hits_in(plain, query, scheme, prefilter=prefilter):
+    for event in hits_in(specs, query, scheme, prefilter=prefilter):
         if isinstance(event, Hit):
             yield event
         elif isinstance(event, _SourceFailed):
@@ -162,29 +357,276 @@ def grep(
             on_error(event.error)
 
 
+def grep_query(
+    patterns: str | Sequence[str],
+    *,
+    fixed: bool = False,
+    ignore_case: bool = False,
+    word: bool = False,
+    fields: Sequence[str] = (),
+    roles: Sequence[str] = (),
+    scope: Scope = "all",
+    invert: bool = False,
+    max_count: int | None = None,
+    before: int = 0,
+    after: int = 0,
+    folds: FoldFilter | None = None,
+    replays: Replays = "full",
+) -> Query:
+    """What :func:`grep_records` looks for, checked once: the patterns (any may match;
+    ``fixed``: plain strings; ``word``: whole words), the fields searched (default: what a
+    reader sees; ``"*"``: every stored field), the roles, the ``scope`` (``all``,
+    ``folded``, ``live``), ``invert``, at most ``max_count`` messages per source,
+    ``before``/``after`` neighbours as context, the folds that pass ``folds``.  A
+    pattern that does not compile is a :class:`~foldctl.errors.UsageError`."""
+    from foldctl.query.filters import NO_FILTER
+    from foldctl.query.grep import compile_query
+
+    return compile_query(
+        patterns, fixed=fixed, ignore_case=ignore_case, word=word, fields=fields,
+        roles=roles, scope=scope, invert=invert, max_count=max_count, before=before,
+        after=after, folds=folds or NO_FILTER, replays=replays,
+    )  # fmt: skip
+
+
+def grep_records(
+    query: Query,
+    sources: Sources,
+    *,
+    scheme: str | None = None,
+    jobs: int | None = 1,
+    mode: Mode = "hits",
+    redactor: Redactor | None = None,
+    prefilter: bool | None = None,
+    on_error: Callable[[FoldctlError], None] | None = None,
+    exclude: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> GrepRun:
+    """What ``foldctl grep`` prints: a :class:`GrepRun` that streams each source's hits as
+    plain records (or, ``mode="count"``, a count per source; ``"files"``, the sources
+    that match), searched by ``jobs`` worker processes and answered in order.  Consume it
+    once; a source that cannot be read goes to ``on_error`` as it comes; then
+    ``exit_status()`` is grep's.  With ``redactor``, what is searched and shown is the
+    redacted text."""
+    from foldctl.query.grep import GrepRun, grep_sources
+
+    found = _scan(_items(sources, "grep"), exclude)
+    events = grep_sources(
+        [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode != "hits",
+        found=found, on_done=_on_done(found, progress), redactor=redactor,
+    )  # fmt: skip
+    return GrepRun(events, on_error or _raise, mode, query)
+
+
+def _raise(error: FoldctlError) -> None:
+    raise error
+
+
+def locate(
+    sources: Sources,
+    digest: str,
+    *,
+    scheme: str | None = None,
+    jobs: int | None = 1,
+    redactor: Redactor | None = None,
+    on_error: Callable[[FoldctlError], None] | None = None,
+    exclude: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> LocateResult:
+    """What ``foldctl locate`` prints: every place a message with ``digest`` occurs in
+    every source, live or folded at any depth, one row each, in the order of the
+    sources.  A source that cannot be read goes to ``on_error`` (and counts in
+    ``failed``); without ``on_error`` it raises."""
+    from foldctl.query.locate import LocateResult, locate_sources, normalise_digest
+
+    wanted = normalise_digest(digest)
+    specs = _items(sources, "locate")
+    found = _scan(specs, exclude)
+    rows: list[dict[str, Any]] = []
+    failed = 0
+    for located in locate_sources(
+        found.entries, wanted, scheme, jobs=jobs, lenient=found.from_directories,
+        on_done=_on_done(found, progress), redactor=redactor,
+    ):  # fmt: skip
+        if located.error is not None:
+            failed += 1
+            (on_error or _raise)(located.error)
+        rows.extend(located.rows)
+    many = len(found.entries) > 1 or len(specs) > 1
+    return LocateResult(rows, many, failed)
+
+
+def check_claims(
+    sources: Sources,
+    *,
+    scheme: str | None = None,
+    redactor: Redactor | None = None,
+    on_error: Callable[[FoldctlError], None] | None = None,
+    exclude: Sequence[str] = (),
+) -> ClaimsResult:
+    """What ``foldctl claims`` prints: every summary of every source checked against the
+    originals it stands for (docs/claims.md).  A source that cannot be read goes to
+    ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or line
+    quotes a secret."""
+    from foldctl.claims.record import claims_of
+    from foldctl.sources.scan import DEFAULT_EXCLUDES
+
+    specs = _items(sources, "check_claims")
+    result = claims_of(specs, scheme, on_error, (*DEFAULT_EXCLUDES, *exclude))
+    if redactor is not None:
+        from foldctl.redact.apply import redact_claims
+
+        result = redact_claims(redactor, result)
+    return result
+
+
+def export(
+    sources: Sources,
+    to: str | os.PathLike[str],
+    *,
+    jobs: int | None = None,
+    scheme: str | None = None,
+    exclude: Sequence[str] = (),
+    progress: Progress | None = None,
+) -> ExportReport:
+    """What ``foldctl export`` does: every source's tables written as Parquet under ``to``
+    (a partition per run, only what its manifest does not hold yet), and the report of
+    it.  Needs the ``fleet`` extra (docs/export.md)."""
+    from foldctl.optional import ensure
+
+    ensure("pyarrow", "export")  # said before foldctl.parquet names a module of its own
+    from foldctl.parquet import export as export_to
+
+    found = _scan(_items(sources, "export"), exclude)
+    on_done = None
+    if progress is not None:
+        from foldctl.sources.scan import source_sizes
+
+        sizes = source_sizes(found.entries)
+        progress.start(len(sizes), sum(sizes))
+        on_done = lambda count, nbytes: progress.advance(nbytes, count)  # noqa: E731
+    return export_to([], to, jobs=jobs, scheme=scheme, found=found, on_done=on_done)
+
+
+# --------------------------------------------------------------------------- two, a store, a text
+
+
 def diff(
-    old: Openable, new: Openable, *, scheme: str | None = None, force: bool = False
+    old: Openable,
+    new: Openable,
+    *,
+    scheme: str | None = None,
+    force: bool = False,
+    redactor: Redactor | None = None,
 ) -> DiffResult:
-    """What changed between two checkpoints of one conversation (spans lost first)."""
-    return compare(open(old, scheme=scheme).graph, open(new, scheme=scheme).graph, force=force)
+    """What changed between two checkpoints of one conversation (spans lost first).  Two
+    that share nothing of one conversation are refused unless ``force``; with
+    ``redactor``, both sides are redacted with it (one placeholder per value)."""
+    from foldctl.query.diff import compare
+
+    before = open(old, scheme=scheme).redacted(redactor)
+    after = open(new, scheme=scheme).redacted(redactor)
+    return compare(before.graph, after.graph, force=force)
 
 
 def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> SessionListing:
-    """One row per session of a SQLite session store, read in place and never changed."""
-    return _sessions(os.fspath(store), scheme)
+    """One row per session of a SQLite session store (``STORE.db#SESSION_ID``: that one),
+    read in place and never changed.  A session that cannot be read keeps its row, with
+    ``error``; ``listing.failure()`` is the error to raise for them."""
+    from foldctl.query.sessions import sessions as list_sessions
+    from foldctl.sources.store import store_path
+
+    target = store_path(os.fspath(store))
+    return list_sessions(target.path, scheme, target.session_id)
 
 
-def verify(
-    sources: Sequence[str | os.PathLike[str]],
+def fingerprints(
+    text: str | bytes | RawSource,
     *,
-    fail_on: Severity = "warning",
-    ignore: Sequence[str] = (),
+    schemes: Sequence[str] = (),
+    join: Openable | None = None,
+    json: bool = False,
+    strip_newline: bool = False,
+) -> Fingerprints:
+    """What ``foldctl fingerprint`` prints: the fingerprint of ``text`` under each scheme
+    (default: all), and with ``join`` which span of that checkpoint each joins.  Bytes
+    must be UTF-8; ``json`` reads a JSON string literal (the one way to give a lone
+    surrogate as bytes); ``strip_newline`` drops one final newline."""
+    from foldctl.query.fingerprints import drop_newline, fingerprints, read_text
+
+    if isinstance(text, str) and not json:
+        content = drop_newline(text) if strip_newline else text
+    else:
+        if isinstance(text, str):
+            text = RawSource("TEXT", text.encode("utf-8", "surrogatepass"))
+        elif not isinstance(text, RawSource):
+            text = RawSource("<bytes>", bytes(text))
+        content = read_text(text, json_string=json, strip_newline=strip_newline)
+    target = None if join is None else _path_or_bytes(join, "join")
+    return fingerprints(content, schemes, target)
+
+
+def report(
+    source: Openable,
+    *,
     scheme: str | None = None,
-    jobs: int | None = 1,
-) -> VerifyReport:
-    """The audit of many sources (files, directories, stores), with ``verify``'s verdict."""
-    found = scan_sources([os.fspath(s) for s in sources], DEFAULT_EXCLUDES)
-    audits = audit_sources(found.entries, scheme, jobs=jobs, lenient=found.from_directories)
-    return build_report(
-        audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=DEFAULT_EXCLUDES
+    replays: Replays = "ref",
+    redactor: Redactor | None = None,
+    generated_at_ms: float | None = None,
+) -> Report:
+    """What ``foldctl report`` renders as HTML: the joined checkpoint, every finding (the
+    audit and the claims), and the provenance of the bytes it was read from (their size
+    and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"``
+    checks first that the expansion is not far larger than the record."""
+    from foldctl.audit.checks import audit
+    from foldctl.claims.record import audit_findings
+    from foldctl.graph.open import open_evidence
+    from foldctl.graph.walk import check_expansion
+    from foldctl.query.report import Provenance, Report
+    from foldctl.times import iso_utc
+    from foldctl.version import __version__
+
+    if generated_at_ms is None:
+        import time
+
+        generated_at_ms = time.time() * 1000
+    graph, note, stored = open_evidence(_path_or_bytes(source, "report"), scheme)
+    if replays == "full":
+        check_expansion(graph, floating=True)
+    findings = (*audit(graph), *audit_findings(graph))
+    if redactor is not None:
+        from foldctl.redact.apply import redact_findings, redact_graph
+
+        graph = redact_graph(graph, redactor)
+        findings = redact_findings(redactor, findings)
+    provenance = Provenance(
+        __version__,
+        graph.checkpoint.source,
+        "<stdin>" if stored.path is None else str(stored.path),  # what was hashed
+        stored.size,
+        stored.xxh3_128,
+        stored.gzip,
+        iso_utc(generated_at_ms),
     )
+    evidence = None if stored.path is None else str(stored.path)
+    return Report(graph, provenance, note, findings, replays, evidence)
+
+
+def schema(command: str | None = None, *, jsonl: bool = False, parquet: bool = False) -> bytes:
+    """What ``foldctl schema`` prints: the JSON Schema (draft 2020-12) of ``command``'s JSON
+    output as published, of one JSONL line (``jsonl``), or (``schema("export",
+    parquet=True)``) the Parquet tables export writes; without ``command``, the names of
+    the commands that publish one, a line each."""
+    from foldctl import jsoncodec, schemas
+
+    if parquet:
+        if command != "export":
+            raise UsageError("only export writes Parquet tables: schema('export', parquet=True)")
+        from foldctl.schemas.parquet import description
+
+        return jsoncodec.dumps(description(), indent=True) + b"\n"
+    if command is None:
+        return "".join(f"{name}\n" for name in schemas.names()).encode()
+    if jsonl:
+        return jsoncodec.dumps(schemas.record_schema(command)) + b"\n"
+    return schemas.text(command)

@@ -49,10 +49,11 @@ class Span:
     message_count: int
     removed_stage_ids: tuple[str, ...]
     retained: Retention
-    messages: Sequence[Message] | None  # a list, or lazily decoded raw JSON (fastload)
+    #: a list, or lazily decoded raw JSON (fastload); left out of the repr, as is ``raw``
+    messages: Sequence[Message] | None = field(repr=False)
     #: the stored JSON object, when it holds more than the fields above (the exact path
     #: keeps it); None when it holds exactly them (the fast path): see :meth:`stored`
-    raw: dict[str, Any] | None
+    raw: dict[str, Any] | None = field(repr=False)
 
     def stored(self) -> dict[str, Any]:
         """The span's JSON object as stored (built from the fields when not kept: a
@@ -96,13 +97,13 @@ class Checkpoint:
     shape: Shape
     run_id: str
     version: int
-    history: list[Message]
-    spans: tuple[Span, ...]
+    history: list[Message] = field(repr=False)
+    spans: tuple[Span, ...] = field(repr=False)
     has_folded: bool  # ``folded`` key present (absent = never folded, or stored before 8.2)
     last_completed_iteration: int | float
     original_input: str
     checkpointed_at: int | float
-    raw: dict[str, Any]
+    raw: dict[str, Any] = field(repr=False)
     #: every retained message was read and checked when loaded (the exact path); False
     #: when they are decoded only as a command reads them (the fast path)
     messages_checked: bool = True

@@ -54,7 +54,8 @@ def _pipe_closed() -> None:
 def _guarded(callback: Callable[..., Any]) -> Callable[..., Any]:
     import typer
 
-    from foldctl.cli.app import report_error, state
+    from foldctl.cli.app import state
+    from foldctl.cli.errors import report_error
     from foldctl.errors import ExitStatus, FoldctlError
 
     @functools.wraps(callback)
@@ -106,7 +107,8 @@ def build_app() -> Command:
     if not _built:
         import typer
 
-        from foldctl.cli.app import app, declare_formats
+        from foldctl.cli.app import app
+        from foldctl.cli.options import declare_formats
 
         for name in COMMAND_MODULES:
             importlib.import_module(f"foldctl.cli.commands.{name}")
@@ -123,7 +125,8 @@ def run(args: list[str]) -> int:
     """Run the command line on ``args``; return the exit status (nothing is exited)."""
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 
-    from foldctl.cli.app import report_error, state
+    from foldctl.cli.app import state
+    from foldctl.cli.errors import report_error
     from foldctl.errors import ExitStatus
 
     state.update(debug=False, stdin_read=False)

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 #: More sources than this (on a terminal) get a progress line.
 THRESHOLD: Final = 8
 #: The line is redrawn at most this often (seconds), however fast sources finish.
 REFRESH: Final = 0.1
-
-#: Called as sources finish: their size in bytes, and how many (one by default).
-Advance = Callable[..., None]
 
 
 def wanted(total: int, stream: TextIO | None = None) -> bool:
@@ -29,49 +26,73 @@ def wanted(total: int, stream: TextIO | None = None) -> bool:
     return total > THRESHOLD and bool(isatty and isatty())
 
 
+class ProgressLine:
+    """The progress a function of many sources tells (``foldctl.Progress``), drawn on a
+    terminal once it knows there are more than :data:`THRESHOLD` sources."""
+
+    def __init__(self, description: str, stream: TextIO | None = None) -> None:
+        self.description = description
+        self.stream = stream or sys.stderr
+        self.bar: Any = None
+        self.task: Any = None
+        self.total = 0
+        self.done = 0
+        self.drawn = 0.0
+
+    def start(self, count: int, nbytes: int) -> None:
+        if not wanted(count, self.stream):
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+
+        console = Console(file=self.stream, markup=False, emoji=False, highlight=False)
+        columns = (
+            TextColumn(self.description, markup=False),
+            BarColumn(),
+            TextColumn("{task.fields[done]}/{task.fields[count]} sources", markup=False),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+        )
+        # No refresh thread (auto_refresh=False): worker processes may be forked meanwhile.
+        self.bar = Progress(*columns, console=console, transient=True, auto_refresh=False)
+        self.bar.start()
+        self.total = count
+        self.task = self.bar.add_task(self.description, total=max(nbytes, 1), done=0, count=count)
+        self.bar.refresh()
+
+    def advance(self, nbytes: int, count: int = 1) -> None:
+        """``count`` more sources finished, holding ``nbytes`` bytes."""
+        if self.bar is None:
+            return
+        self.done += count
+        self.bar.update(self.task, advance=nbytes, done=self.done)
+        now = time.monotonic()
+        if now - self.drawn >= REFRESH or self.done >= self.total:
+            self.drawn = now
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
 @contextmanager
-def progress_bar(
-    total: int, description: str, total_bytes: int = 0, stream: TextIO | None = None
-) -> Iterator[Advance]:
-    """Yield ``advance(nbytes, count=1)``, to call as sources finish, with their size."""
-    stream = stream or sys.stderr
-    if not wanted(total, stream):
-        yield lambda _nbytes, _count=1: None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        DownloadColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-        TransferSpeedColumn,
-    )
-
-    console = Console(file=stream, markup=False, emoji=False, highlight=False)
-    columns = (
-        TextColumn(description, markup=False),
-        BarColumn(),
-        TextColumn("{task.fields[done]}/{task.fields[count]} sources", markup=False),
-        DownloadColumn(),
-        TransferSpeedColumn(),
-        TimeRemainingColumn(),
-    )
-    # No refresh thread (auto_refresh=False): worker processes may be forked meanwhile.
-    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
-        task = bar.add_task(description, total=max(total_bytes, 1), done=0, count=total)
-        state = {"done": 0, "drawn": 0.0}
-
-        def advance(nbytes: int, count: int = 1) -> None:
-            state["done"] += count
-            bar.update(task, advance=nbytes, done=int(state["done"]))
-            now = time.monotonic()
-            if now - state["drawn"] >= REFRESH or state["done"] >= total:
-                state["drawn"] = now
-                bar.refresh()
-
-        bar.refresh()
-        yield advance
+def progress_line(description: str, stream: TextIO | None = None) -> Iterator[ProgressLine]:
+    """A :class:`ProgressLine` for the work inside the block; it disappears when done."""
+    line = ProgressLine(description, stream)
+    try:
+        yield line
+    finally:
+        line.close()
 
 
 @contextmanager

@@ -56,6 +56,8 @@ EXPANSION_SLACK_BYTES: Final = 1 << 20
 class ExpansionTooLarge(InputError):
     """Replayed frames would make the expansion far larger than the record it comes from."""
 
+    remedy = "replays"  # a replay as a reference to the first placement
+
 
 def _entered(graph: FoldGraph) -> dict[Container, list[int]]:
     """Container -> the spans its expandable frames enter (cycle frames left out)."""
@@ -348,6 +350,24 @@ class Row:
     def occurrence(self) -> int:
         """1 for the first placement of its span's messages, 2, 3, ... for replays."""
         return self.context.occurrence
+
+    def __repr__(self) -> str:
+        """What a reader needs of a row (its message is ``row.message``); a chain thousands
+        of spans deep is shown by its ends."""
+        chain = self.chain
+        if len(chain) > _REPR_CHAIN:
+            shown = f"({chain[0]}, {chain[1]}, ..., {chain[-2]}, {chain[-1]}: {len(chain)} spans)"
+        else:
+            shown = repr(chain)
+        return (
+            f"Row(locator={self.locator!r}, depth={self.depth}, chain={shown}, "
+            f"span={self.span!r}, occurrence={self.occurrence}, "
+            f"role={self.message.get('role')!r})"
+        )
+
+
+#: The longest chain a row's repr shows whole.
+_REPR_CHAIN: Final = 8
 
 
 @dataclass(frozen=True, slots=True)

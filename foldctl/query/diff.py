@@ -93,6 +93,8 @@ def _frame_digests(graph: FoldGraph) -> set[str]:
 class Unrelated(UsageError):
     """Two checkpoints that share nothing of one conversation (compare with ``force``)."""
 
+    remedy = "force"
+
 
 def check_related(old: FoldGraph, new: FoldGraph) -> None:
     """Refuse two checkpoints that share nothing of one conversation.
@@ -405,8 +407,11 @@ def _frame_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
 
 @dataclass(frozen=True, slots=True)
 class DiffResult:
-    old: FoldGraph
-    new: FoldGraph
+    """Every difference between two checkpoints (each a dict with its ``kind``), in
+    :data:`KINDS` order; the two fold graphs compared are kept, out of the repr."""
+
+    old: FoldGraph = field(repr=False)
+    new: FoldGraph = field(repr=False)
     differences: list[dict[str, Any]]
     #: messages (unique digests) present anywhere in OLD and nowhere in NEW
     lost_messages: int

@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from foldctl import jsoncodec
+from foldctl.errors import InputError
 from foldctl.fingerprint import SCHEMES, require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import resolve
-from foldctl.sources.files import SourceSpec
+from foldctl.sources.files import RawSource, SourceSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,41 @@ def fingerprints(
     if join is not None:
         doc["join"] = join_report(doc["fingerprints"], join)
     return Fingerprints(text, doc)
+
+
+class NotText(InputError):
+    """Bytes that are not UTF-8 text (a JSON string literal can carry any character)."""
+
+    remedy = "json"
+
+
+def read_text(source: RawSource, *, json_string: bool = False, strip_newline: bool = False) -> str:
+    """The text to fingerprint from bytes (a pasted argument, standard input).
+
+    Bytes must be UTF-8 (a fingerprint is of text, and the runtime never saw
+    undecodable bytes); ``json_string`` reads a JSON string literal instead, the
+    one way to pass a lone surrogate; ``strip_newline`` drops one final
+    ``\\n`` (or ``\\r\\n``).
+    """
+    name, data = source.name, source.data
+    if json_string:
+        value = jsoncodec.loads(data, name)
+        if not isinstance(value, str):
+            raise InputError(name, "", "expected a JSON string literal")
+        return value
+    try:
+        decoded = bytes(data).decode("utf-8")
+    except UnicodeDecodeError as e:
+        what = f"not UTF-8 (byte 0x{data[e.start]:02x}); a fingerprint is of text"
+        raise NotText(name, f"byte {e.start}", what) from None
+    return drop_newline(decoded) if strip_newline else decoded
+
+
+def drop_newline(text: str) -> str:
+    """``text`` without one final ``\\n`` (or ``\\r\\n``)."""
+    if text.endswith("\r\n"):
+        return text[:-2]
+    return text[:-1] if text.endswith("\n") else text
 
 
 def join_report(prints: dict[str, str], source: SourceSpec) -> dict[str, Any]:

@@ -5,7 +5,7 @@ the live window, the retained originals of every fold at any depth (summaries
 too), then detached and orphan spans.  Match offsets are in Unicode code
 points of the searched text (Python string indices; a lone surrogate counts as
 one).  A field that is not a string is searched in its compact JSON encoding
-(:func:`field_text`).
+(:func:`searched_texts`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from foldctl import jsoncodec
@@ -115,17 +115,6 @@ def compile_query(
     )
 
 
-def field_text(message: Message, name: str) -> str | None:
-    """The compact JSON of a field (stored key order, non-ASCII raw, a lone surrogate as
-    ``\\udxxx``), or the string itself; ``None`` when the message has no such field."""
-    if name not in message:
-        return None
-    value = message[name]
-    if isinstance(value, str):
-        return value
-    return jsoncodec.dumps(value).decode("utf-8")
-
-
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, str]]:
     """Every string leaf of a JSON value with its path (``toolCalls[0].args.note``),
     without recursion."""
@@ -171,10 +160,10 @@ class Hit:
     """One message that matched (or, with context, a neighbour of one), in one place."""
 
     source: str
-    graph: FoldGraph
+    graph: FoldGraph = field(repr=False)  # the source's, to look around the row
     row: Row
     matches: tuple[Match, ...]
-    texts: dict[str, str]  # the searched text of each field that matched
+    texts: dict[str, str] = field(repr=False)  # the searched text of each field that matched
     match_count: int = 0  # every match, when more than MAX_MATCHES were kept
     context: bool = False  # a neighbour shown for -A/-B/-C, not a match
     first_of_group: bool = False  # the first message after a gap in the shown messages

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from foldctl.digest import PREFIX, digest, is_digest
-from foldctl.errors import FoldctlError, InputError, NotACheckpoint, UsageError
+from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
@@ -146,6 +146,14 @@ class LocateResult:
 
     rows: list[dict[str, Any]]
     many: bool = False  # several sources: text names the source of each locator
+    failed: int = 0  # sources that could not be read
+
+    @property
+    def exit_status(self) -> ExitStatus:
+        """2 when a source could not be read, else 0 when found, 1 when nowhere."""
+        if self.failed:
+            return ExitStatus.ERROR
+        return ExitStatus.OK if self.rows else ExitStatus.FOUND
 
     def document(self) -> list[dict[str, Any]]:
         return self.rows

@@ -53,6 +53,11 @@ class SessionListing(Table):
     still listed, with ``error``)."""
 
     errors: tuple[InputError, ...] = ()
+    store: str = ""  # the store's path
+
+    def failure(self) -> InputError | None:
+        """One error for the sessions that could not be read, if any."""
+        return listing_error(self.store, self.errors) if self.errors else None
 
 
 def sessions(path: str, scheme: str | None = None, only: str | None = None) -> SessionListing:
@@ -104,7 +109,7 @@ def sessions(path: str, scheme: str | None = None, only: str | None = None) -> S
         row["worst"] = next((s for s in SEVERITIES if s in severities), None)
         rows.append(row)
     text = TEXT_COLUMNS + (("error",) if errors else ())
-    return SessionListing(rows, ALL_COLUMNS, text, errors=tuple(errors))
+    return SessionListing(rows, ALL_COLUMNS, text, errors=tuple(errors), store=path)
 
 
 def listing_error(path: str, errors: tuple[InputError, ...]) -> InputError:

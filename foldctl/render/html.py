@@ -18,8 +18,9 @@ checkpoint string can become a URL.  The one raw string is this module's own
 stylesheet.
 
 :func:`render` is pure (graph in, text out).  Reading the evidence and hashing
-its stored bytes for the footer is :func:`foldctl.graph.open.open_evidence`'s
-job; writing the page is the command line's.
+its stored bytes for the footer is :func:`foldctl.report`'s job (it gathers the
+:class:`~foldctl.query.report.Report` rendered here); writing the page is the command
+line's.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Final
 
 from foldctl.audit.codes import Finding
@@ -38,6 +38,7 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Replays, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text
 from foldctl.query.records import overview
+from foldctl.query.report import Provenance, Report
 from foldctl.render import Output
 from foldctl.render.fields import call_rest, other_fields, pretty, tool_calls
 from foldctl.termsafe import UNSAFE_CLASS, visible
@@ -178,22 +179,6 @@ def _start_tag(tag: str, attrs: Mapping[str, AttrValue] | None) -> str:
 def anchor_id(locator: str) -> str:
     """The anchor of a message: ``h1>f5:0`` -> ``m-h1-f5-0`` (one-to-one on locators)."""
     return "m-" + locator.replace(">", "-").replace(":", "-")
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-@dataclass(frozen=True, slots=True)
-class Provenance:
-    """What the footer records: who made the report, from which bytes, when."""
-
-    tool_version: str
-    source: str  # as the checkpoint names it (``STORE.db#SESSION`` for a store)
-    hashed: str  # the file whose bytes were hashed (a store's file), or ``<stdin>``
-    stored_size: int  # bytes as stored (before any gzip decompression)
-    stored_xxh3_128: str  # lowercase hex of xxh3-128 over those bytes
-    gzip: bool
-    generated_at: str  # ISO-8601 UTC
 
 
 # --------------------------------------------------------------------------- the page
@@ -354,17 +339,6 @@ def render_bytes(
         graph, provenance=provenance, scheme_note=scheme_note, findings=findings, replays=replays
     )
     return text.encode("utf-8")
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """What ``report`` renders: the joined checkpoint, its findings and provenance."""
-
-    graph: FoldGraph
-    provenance: Provenance
-    scheme_note: str = ""
-    findings: tuple[Finding, ...] | None = None
-    replays: Replays = "ref"
 
 
 def report(result: Report, output: Output) -> None:

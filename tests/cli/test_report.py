@@ -27,10 +27,10 @@ from foldctl import __version__
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
 from foldctl.graph.open import open_graph
+from foldctl.query.report import Provenance
 from foldctl.render.html import (
     CSP,
     MAX_NESTING,
-    Provenance,
     Writer,
     anchor_id,
     escape,

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import pickle
+import re
 import subprocess
 import sys
 import zipfile
@@ -25,6 +27,71 @@ def test_docs_library_examples_run_as_written(monkeypatch: pytest.MonkeyPatch) -
     )
     assert result.attempted > 20
     assert result.failed == 0
+
+
+def test_every_public_name_has_a_doctested_example() -> None:
+    parser = doctest.DocTestParser()
+    text = (REPO / "docs" / "library.md").read_text("utf-8")
+    source = "\n".join(e.source for e in parser.get_examples(text))
+    missing = [name for name in foldctl.__all__ if not re.search(rf"foldctl\.{name}\b", source)]
+    assert not missing, f"no example in docs/library.md for {missing}"
+
+
+def test_one_source_is_never_taken_for_many(tmp_path: Path) -> None:
+    one = str(SAMPLES / "forged_frame.json")
+    for given in (one, Path(one), [one], (s for s in [one])):
+        report = foldctl.verify(given)
+        assert [a.source for a in report.audits] == [one]
+        assert report.totals()["findings"] == 2
+    hits = list(foldctl.grep("RF-9120", str(SAMPLES / "nested_chain.json"), fixed=True))
+    assert hits and {h.source for h in hits} == {str(SAMPLES / "nested_chain.json")}
+    claims = foldctl.check_claims(SAMPLES / "nested_chain.json")
+    assert [source for source, _ in claims.sources] == [str(SAMPLES / "nested_chain.json")]
+    located = foldctl.locate(one, "xxh3-128:" + "0" * 32)
+    assert located.rows == [] and not located.many and located.failed == 0
+
+
+def test_audit_agrees_with_verify_and_the_exported_findings() -> None:
+    import foldctl.arrow
+
+    path = str(SAMPLES / "nested_chain.json")
+    cp = foldctl.open(path)
+    exported = foldctl.arrow.tables(path)["findings"].to_pydict()
+    with_claims = cp.audit(claims=True)
+    assert [(f.code, f.locator) for f in with_claims] == list(
+        zip(exported["code"], exported["locator"], strict=True)
+    )
+    assert len(with_claims) == 2 and cp.audit() == []
+    for claims, findings in ((False, cp.audit()), (True, with_claims)):
+        (audit,) = foldctl.verify(path, claims=claims).audits
+        assert list(audit.findings) == findings
+
+
+def test_reprs_show_what_a_reader_needs_and_no_graph(tmp_path: Path) -> None:
+    from tools.generate import nested_chain, to_bytes
+
+    deep = tmp_path / "deep.json"
+    deep.write_bytes(to_bytes(nested_chain(300)))
+    cp = foldctl.open(deep)
+    assert repr(cp).startswith("Conversation(source=") and len(repr(cp)) < 200
+    row = max(cp.walk(), key=lambda r: r.depth)
+    shown = repr(row)
+    assert f"locator={row.locator!r}" in shown and f"depth={row.depth}" in shown
+    assert "300 spans" in shown and "Context" not in shown and len(shown) < 200
+    hit = next(foldctl.grep("a", str(deep)))
+    assert "FoldGraph" not in repr(hit) and "Row(locator=" in repr(hit)
+    assert "FoldGraph" not in repr(foldctl.diff(deep, deep))
+
+
+def test_the_library_names_one_finding() -> None:
+    named = [
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "foldctl").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name == "Finding"
+    ]
+    assert named == ["foldctl/audit/codes.py"]
+    assert foldctl.Finding.__name__ != foldctl.ClaimFinding.__name__
 
 
 def test_the_issue_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:

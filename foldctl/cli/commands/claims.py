@@ -6,25 +6,16 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    RedactKeyOpt,
-    RedactOnlyOpt,
-    RedactOpt,
-    RedactRulesOpt,
-    RedactSkipOpt,
-    SchemeOpt,
-    app,
-    emit,
-    redactor_of,
-    report_error,
-    sources,
-)
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.errors import report_error
+from foldctl.cli.inputs import sources
+from foldctl.cli.options import Output, Redaction, SchemeOpt
+from foldctl.cli.output import emit
 from foldctl.errors import ExitStatus
 
 
-@app.command()
+@command()
 def claims(
     source_args: Annotated[
         list[str],
@@ -33,14 +24,10 @@ def claims(
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories.",
         ),
     ],
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    *,
+    out: Output,
     scheme: SchemeOpt = None,
-    redact: RedactOpt = False,
-    redact_key_file: RedactKeyOpt = None,
-    redact_rules: RedactRulesOpt = None,
-    redact_only: RedactOnlyOpt = None,
-    redact_skip: RedactSkipOpt = None,
+    redaction: Redaction,
 ) -> None:
     """Check every summary against the originals it stands for: facts it invents
     (unsupported), values it gets wrong (contradicted), errors it leaves out (dropped).
@@ -48,15 +35,10 @@ def claims(
     Deterministic rules, no model (docs/claims.md). Exit 0 when no summary is found
     wrong, 1 when one is, 2 when a source could not be read.
     """
-    from foldctl.claims.record import claims_of
-
-    result = claims_of(sources(source_args), scheme, report_error)
-    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    if redactor is not None:
-        from foldctl.redact.apply import redact_claims
-
-        result = redact_claims(redactor, result)
-    emit("claims", fmt, result, color)
+    specs = sources(source_args)
+    redactor = redaction.redactor()
+    result = foldctl.check_claims(specs, scheme=scheme, redactor=redactor, on_error=report_error)
+    emit("claims", out, result)
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)
     raise typer.Exit(ExitStatus.FOUND if result.wrong else ExitStatus.OK)

@@ -6,37 +6,24 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    ModelOpt,
-    RedactKeyOpt,
-    RedactOnlyOpt,
-    RedactOpt,
-    RedactRulesOpt,
-    RedactSkipOpt,
+from foldctl.cli.app import command
+from foldctl.cli.inputs import opened
+from foldctl.cli.options import (
+    Folds,
+    Output,
+    Redaction,
     ReplaysOpt,
-    RunOpt,
     SchemeOpt,
-    SinceOpt,
     SourceArg,
-    SpanOpt,
-    UntilOpt,
-    app,
-    emit,
-    fold_filter,
-    redacted,
-    redactor_of,
     replays_mode,
-    source,
 )
+from foldctl.cli.output import emit
 
 
-@app.command()
+@command()
 def expand(
     source_arg: SourceArg,
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    out: Output,
     scheme: SchemeOpt = None,
     depth: Annotated[
         int | None, typer.Option("--depth", min=0, help="Expand at most N levels of folds.")
@@ -60,28 +47,16 @@ def expand(
             help="After the transcript, the originals of detached and orphan spans.",
         ),
     ] = False,
-    model: ModelOpt = None,
-    run: RunOpt = None,
-    since: SinceOpt = None,
-    until: UntilOpt = None,
-    span: SpanOpt = None,
+    *,
+    folds: Folds,
     replays: ReplaysOpt = "full",
-    redact: RedactOpt = False,
-    redact_key_file: RedactKeyOpt = None,
-    redact_rules: RedactRulesOpt = None,
-    redact_only: RedactOnlyOpt = None,
-    redact_skip: RedactSkipOpt = None,
+    redaction: Redaction,
 ) -> None:
     """The conversation before any fold, every message with its locator."""
-    from foldctl.graph.open import open_graph
-    from foldctl.query.transcript import transcript
-
-    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    graph, _ = open_graph(source(source_arg), scheme)
-    graph = redacted(graph, redactor)
-    result = transcript(
-        graph, depth=depth, only=only, keep_frames=keep_frames,
-        include_detached=include_detached, folds=fold_filter(model, run, since, until, span),
-        replays=replays_mode(replays),
+    redactor = redaction.redactor()
+    conversation = opened(source_arg, scheme).redacted(redactor)
+    result = conversation.transcript(
+        depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached,
+        folds=folds.filter(), replays=replays_mode(replays),
     )  # fmt: skip
-    emit("expand", fmt, result, color)
+    emit("expand", out, result)

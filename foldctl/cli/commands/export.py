@@ -6,19 +6,15 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    JobsOpt,
-    SchemeOpt,
-    app,
-    emit,
-    report_error,
-    sources,
-)
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.inputs import sources
+from foldctl.cli.options import Output, SchemeOpt, Sources
+from foldctl.cli.output import answer
+from foldctl.cli.progress import progress_line
 
 
-@app.command()
+@command()
 def export(
     source_args: Annotated[
         list[str],
@@ -36,18 +32,9 @@ def export(
             help="The folder of Parquet tables (created; later runs append only what is new).",
         ),
     ],
-    exclude: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--exclude",
-            metavar="GLOB",
-            help="In directories, also skip files whose name or relative path matches "
-            "(repeatable; *.expected.json is skipped by default).",
-        ),
-    ] = None,
-    jobs: JobsOpt = None,
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    *,
+    src: Sources,
+    out: Output,
     scheme: SchemeOpt = None,
 ) -> None:
     """Write checkpoints, spans, messages and findings as Parquet tables under DIR.
@@ -58,22 +45,9 @@ def export(
     (pip install 'foldctl[fleet]'). Exit 0 when done, 2 when a source could not be read
     (the others are still exported). See docs/export.md.
     """
-    from foldctl.cli.progress import progress_bar
-    from foldctl.optional import require
-    from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources, source_sizes
-
-    require("pyarrow", "export")
-    from foldctl.parquet import export as export_to
-
-    found = scan_sources(sources(source_args), (*DEFAULT_EXCLUDES, *(exclude or ())))
-    sizes = source_sizes(found.entries)
-    with progress_bar(len(sizes), "exporting", sum(sizes)) as advance:
-        report = export_to(
-            [], to, jobs=jobs, scheme=scheme, found=found,
-            on_done=lambda count, nbytes: advance(nbytes, count),
+    with progress_line("exporting") as progress:
+        report = foldctl.export(
+            sources(source_args), to, jobs=src.jobs, scheme=scheme, exclude=src.excludes(),
+            progress=progress,
         )  # fmt: skip
-    for outcome in report.outcomes:
-        if outcome.error is not None:
-            report_error(outcome.error)
-    emit("export", fmt, report, color)
-    raise typer.Exit(int(report.exit_status))
+    answer("export", out, report, (outcome.error for outcome in report.outcomes))

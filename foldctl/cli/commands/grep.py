@@ -7,36 +7,17 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    JobsOpt,
-    ModelOpt,
-    RedactKeyOpt,
-    RedactOnlyOpt,
-    RedactOpt,
-    RedactRulesOpt,
-    RedactSkipOpt,
-    ReplaysOpt,
-    RunOpt,
-    SchemeOpt,
-    SinceOpt,
-    SpanOpt,
-    UntilOpt,
-    app,
-    emit,
-    fold_filter,
-    redactor_of,
-    replays_mode,
-    report_error,
-    sources,
-)
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.errors import report_error
+from foldctl.cli.inputs import sources
+from foldctl.cli.options import Folds, Jobs, Output, Redaction, ReplaysOpt, SchemeOpt, replays_mode
+from foldctl.cli.output import emit
+from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
-Count = Annotated[int | None, typer.Option(min=0, metavar="N")]
 
-
-@app.command()
+@command()
 def grep(
     arguments: Annotated[
         list[str],
@@ -112,20 +93,12 @@ def grep(
     files: Annotated[
         bool, typer.Option("--files-with-matches", "-l", help="Only the sources that match.")
     ] = False,
-    model: ModelOpt = None,
-    run: RunOpt = None,
-    since: SinceOpt = None,
-    until: UntilOpt = None,
-    span: SpanOpt = None,
+    *,
+    folds: Folds,
     replays: ReplaysOpt = "full",
-    redact: RedactOpt = False,
-    redact_key_file: RedactKeyOpt = None,
-    redact_rules: RedactRulesOpt = None,
-    redact_only: RedactOnlyOpt = None,
-    redact_skip: RedactSkipOpt = None,
-    jobs: JobsOpt = None,
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    redaction: Redaction,
+    src: Jobs,
+    out: Output,
     scheme: SchemeOpt = None,
 ) -> None:
     """Search every message, live and folded at any depth (and detached/orphan spans).
@@ -135,10 +108,6 @@ def grep(
     Exit 0 when something matched, 1 when nothing did, 2 when a source could not be
     read (even if another matched, as grep does).
     """
-    from foldctl.cli.progress import progress_bar
-    from foldctl.query.grep import GrepRun, Mode, compile_query, grep_sources
-    from foldctl.sources.scan import scan_sources, source_sizes
-
     if folded_only and live_only:
         raise UsageError("--folded-only and --live-only exclude each other; give at most one")
     given = list(patterns or ())
@@ -149,28 +118,25 @@ def grep(
         given.append(rest.pop(0))
     if not rest:
         raise UsageError("grep needs at least one SOURCE after the pattern")
-    query = compile_query(
+    query = foldctl.grep_query(
         given, fixed=fixed, ignore_case=ignore_case, word=word, fields=field or (),
         roles=role or (), scope="folded" if folded_only else "live" if live_only else "all",
         invert=invert, max_count=max_count,
         before=before if before is not None else context or 0,
         after=after if after is not None else context or 0,
-        folds=fold_filter(model, run, since, until, span), replays=replays_mode(replays),
+        folds=folds.filter(), replays=replays_mode(replays),
     )  # fmt: skip
-    mode: Mode = "files" if files else "count" if count else "hits"
-    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    found = scan_sources(sources(rest))
-    sizes = source_sizes(found.entries)
-    with progress_bar(len(sizes), "searching", sum(sizes)) as advance:
-        events = grep_sources(
-            [], query, scheme, jobs=jobs, count_only=mode != "hits", found=found,
-            on_done=lambda i: advance(sizes[i]), redactor=redactor,
+    redactor = redaction.redactor()
+    with progress_line("searching") as progress:
+        run = foldctl.grep_records(
+            query, sources(rest), scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
+            mode="files" if files else "count" if count else "hits", redactor=redactor,
+            on_error=report_error, progress=progress,
         )  # fmt: skip
-        run_ = GrepRun(events, report_error, mode, query)
-        emit("grep", fmt, run_, color)
-    if run_.undecoded:
-        note_undecoded(run_.undecoded, len(run_.counts))
-    raise typer.Exit(run_.exit_status())
+        emit("grep", out, run)
+    if run.undecoded:
+        note_undecoded(run.undecoded, len(run.counts))
+    raise typer.Exit(run.exit_status())
 
 
 def note_undecoded(undecoded: int, readable: int) -> None:

@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    JobsOpt,
-    RedactKeyOpt,
-    RedactOnlyOpt,
-    RedactOpt,
-    RedactRulesOpt,
-    RedactSkipOpt,
-    SchemeOpt,
-    app,
-    emit,
-    redactor_of,
-    report_error,
-    sources,
-)
-from foldctl.errors import ExitStatus, UsageError
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.errors import report_error
+from foldctl.cli.inputs import sources
+from foldctl.cli.options import Jobs, Output, Redaction, SchemeOpt
+from foldctl.cli.output import answer
+from foldctl.cli.progress import progress_line
+from foldctl.errors import UsageError
 
 
-@app.command()
+@command()
 def locate(
     arguments: Annotated[
         list[str],
@@ -35,15 +26,11 @@ def locate(
             "or quoted patterns; then the digest (xxh3-128:… as in the `digest` key).",
         ),
     ],
-    jobs: JobsOpt = None,
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    *,
+    src: Jobs,
+    out: Output,
     scheme: SchemeOpt = None,
-    redact: RedactOpt = False,
-    redact_key_file: RedactKeyOpt = None,
-    redact_rules: RedactRulesOpt = None,
-    redact_only: RedactOnlyOpt = None,
-    redact_skip: RedactSkipOpt = None,
+    redaction: Redaction,
 ) -> None:
     """Print the locator of every place a message occurs, live or folded, at any depth.
 
@@ -51,28 +38,12 @@ def locate(
     when several sources are searched. Exit 0 when found, 1 when the digest is nowhere,
     2 when a source could not be read (the others are still searched).
     """
-    from foldctl.cli.progress import progress_bar
-    from foldctl.query.locate import LocateResult, locate_sources, normalise_digest
-    from foldctl.sources.scan import scan_sources, source_sizes
-
     if len(arguments) < 2:
         raise UsageError("locate needs at least one SOURCE and then a DIGEST")
-    wanted = normalise_digest(arguments[-1])
-    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    found = scan_sources(sources(arguments[:-1]))
-    sizes = source_sizes(found.entries)
-    rows: list[dict[str, Any]] = []
-    failed = 0
-    with progress_bar(len(sizes), "locating", sum(sizes)) as advance:
-        for located in locate_sources(
-            found.entries, wanted, scheme, jobs=jobs, lenient=found.from_directories,
-            on_done=lambda i: advance(sizes[i]), redactor=redactor,
-        ):  # fmt: skip
-            if located.error is not None:
-                failed += 1
-                report_error(located.error)
-            rows.extend(located.rows)
-    many = len(found.entries) > 1 or len(arguments) > 2
-    emit("locate", fmt, LocateResult(rows, many), color)
-    status = ExitStatus.ERROR if failed else ExitStatus.OK if rows else ExitStatus.FOUND
-    raise typer.Exit(status)
+    redactor = redaction.redactor()
+    with progress_line("locating") as progress:
+        result = foldctl.locate(
+            sources(arguments[:-1]), arguments[-1], scheme=scheme, jobs=src.jobs,
+            exclude=src.excludes(), redactor=redactor, on_error=report_error, progress=progress,
+        )  # fmt: skip
+    answer("locate", out, result)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import app
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.output import write_stdout
+from foldctl.errors import UsageError
 
 
-@app.command()
+@command()
 def schema(
-    command: Annotated[
+    command_name: Annotated[
         str | None,
         typer.Argument(metavar="COMMAND", help="A command name; omit it to list them."),
     ] = None,
@@ -34,22 +36,8 @@ def schema(
     of its own. `schema export --parquet` describes the Parquet tables export writes.
     Without COMMAND, list the commands that publish one.
     """
-    from foldctl import jsoncodec, schemas
-    from foldctl.errors import UsageError
-
-    if parquet:
-        if command != "export":
-            raise UsageError(
-                "--parquet describes the tables of export: foldctl schema export --parquet"
-            )
-        from foldctl.schemas.parquet import description
-
-        data = jsoncodec.dumps(description(), indent=True) + b"\n"
-    elif command is None:
-        data = "".join(f"{name}\n" for name in schemas.names()).encode()
-    elif jsonl:
-        data = jsoncodec.dumps(schemas.record_schema(command)) + b"\n"
-    else:
-        data = schemas.text(command)
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    if parquet and command_name != "export":
+        raise UsageError(
+            "--parquet describes the tables of export: foldctl schema export --parquet"
+        )
+    write_stdout(foldctl.schema(command_name, jsonl=jsonl, parquet=parquet))

@@ -6,10 +6,13 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import ColorOpt, FormatOpt, SchemeOpt, app, emit
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.options import Output, SchemeOpt
+from foldctl.cli.output import emit
 
 
-@app.command()
+@command()
 def sessions(
     store: Annotated[
         str,
@@ -18,8 +21,7 @@ def sessions(
             help="A SQLite session store (or STORE.db#SESSION_ID for one session).",
         ),
     ],
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    out: Output,
     scheme: SchemeOpt = None,
 ) -> None:
     """The sessions in a SQLite store: id, format, savedAt, messages, owner, folds, findings.
@@ -28,12 +30,8 @@ def sessions(
     to any foldctl command.  The store is read in place and never changed.
     Exit 2 when any session cannot be read (its row is still listed, with `error`).
     """
-    from foldctl.query.sessions import listing_error
-    from foldctl.query.sessions import sessions as list_sessions
-    from foldctl.sources.store import store_path
-
-    target = store_path(store)
-    listing = list_sessions(target.path, scheme, target.session_id)
-    emit("sessions", fmt, listing, color)
-    if listing.errors:
-        raise listing_error(target.path, listing.errors)
+    listing = foldctl.sessions(store, scheme=scheme)
+    emit("sessions", out, listing)
+    failure = listing.failure()
+    if failure is not None:
+        raise failure

@@ -6,29 +6,17 @@ from typing import Annotated
 
 import typer
 
-from foldctl.cli.app import (
-    ColorOpt,
-    FormatOpt,
-    RedactKeyOpt,
-    RedactOnlyOpt,
-    RedactOpt,
-    RedactRulesOpt,
-    RedactSkipOpt,
-    SchemeOpt,
-    SourceArg,
-    app,
-    emit,
-    redacted,
-    redactor_of,
-    source,
-)
+import foldctl
+from foldctl.cli.app import command
+from foldctl.cli.inputs import opened
+from foldctl.cli.options import Output, Redaction, SchemeOpt, SourceArg
+from foldctl.cli.output import emit
 
 
-@app.command()
+@command()
 def show(
     source_arg: SourceArg,
-    fmt: FormatOpt = "text",
-    color: ColorOpt = "auto",
+    out: Output,
     scheme: SchemeOpt = None,
     claims: Annotated[
         bool,
@@ -38,17 +26,10 @@ def show(
             "findings (reads every retained message).",
         ),
     ] = False,
-    redact: RedactOpt = False,
-    redact_key_file: RedactKeyOpt = None,
-    redact_rules: RedactRulesOpt = None,
-    redact_only: RedactOnlyOpt = None,
-    redact_skip: RedactSkipOpt = None,
+    *,
+    redaction: Redaction,
 ) -> None:
     """Overview of a checkpoint: shape, run, counts, runs and models, and the fold tree."""
-    from foldctl.graph.open import open_graph
-    from foldctl.query.records import Overview, overview
-
-    redactor = redactor_of(redact, redact_key_file, redact_rules, redact_only, redact_skip)
-    graph, note = open_graph(source(source_arg), scheme)
-    graph = redacted(graph, redactor)
-    emit("show", fmt, Overview(overview(graph, note, claims=claims)), color)
+    redactor = redaction.redactor()
+    conversation = opened(source_arg, scheme).redacted(redactor)
+    emit("show", out, foldctl.Overview(conversation.overview(claims=claims)))

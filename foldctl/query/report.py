@@ -1,0 +1,46 @@
+"""``report``'s answer: the joined checkpoint, its findings, and where its bytes came from.
+
+Plain data that :mod:`foldctl.render.html` renders as one HTML page; the library's
+:func:`foldctl.report` gathers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from foldctl.audit.codes import Finding
+from foldctl.graph.resolve import FoldGraph
+from foldctl.graph.walk import Replays
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """What the footer records: who made the report, from which bytes, when."""
+
+    tool_version: str
+    source: str  # as the checkpoint names it (``STORE.db#SESSION`` for a store)
+    hashed: str  # the file whose bytes were hashed (a store's file), or ``<stdin>``
+    stored_size: int  # bytes as stored (before any gzip decompression)
+    stored_xxh3_128: str  # lowercase hex of xxh3-128 over those bytes
+    gzip: bool
+    generated_at: str  # ISO-8601 UTC
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What ``report`` renders: the joined checkpoint, its findings and provenance."""
+
+    graph: FoldGraph
+    provenance: Provenance
+    scheme_note: str = ""
+    findings: tuple[Finding, ...] | None = None
+    replays: Replays = "ref"
+    #: the file its bytes were read from (a store's file), None for bytes in hand
+    evidence: str | None = None
+
+    def __repr__(self) -> str:
+        findings = "None" if self.findings is None else str(len(self.findings))
+        return (
+            f"Report(source={self.provenance.source!r}, findings={findings}, "
+            f"generated_at={self.provenance.generated_at!r})"
+        )
