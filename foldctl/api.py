@@ -266,20 +266,38 @@ def _items(sources: Sources, what: str) -> list[SourceSpec]:
     return [_path_or_bytes(s, what) for s in items]
 
 
-def _scan(specs: Sequence[SourceSpec], exclude: Sequence[str] = ()) -> Expansion:
-    from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
+def _names(names: str | Sequence[str]) -> tuple[str, ...]:
+    """One name or many (a ``str`` is one name, not its characters)."""
+    return (names,) if isinstance(names, str) else tuple(names)
 
-    return scan_sources(specs, (*DEFAULT_EXCLUDES, *exclude))
+
+def _excludes(exclude: str | Sequence[str]) -> tuple[str, ...]:
+    """What a directory scan skips: ``*.expected.json`` and ``exclude``."""
+    from foldctl.sources.scan import DEFAULT_EXCLUDES
+
+    return (*DEFAULT_EXCLUDES, *_names(exclude))
+
+
+def _scan(specs: Sequence[SourceSpec], exclude: str | Sequence[str] = ()) -> Expansion:
+    from foldctl.sources.scan import scan_sources
+
+    return scan_sources(specs, _excludes(exclude))
+
+
+def _told(found: Expansion, progress: Progress) -> list[int]:
+    """Each source's size in bytes, once ``progress`` is told how many and how much."""
+    from foldctl.sources.scan import source_sizes
+
+    sizes = source_sizes(found.entries)
+    progress.start(len(sizes), sum(sizes))
+    return sizes
 
 
 def _on_done(found: Expansion, progress: Progress | None) -> Callable[[int], None] | None:
     """``on_done(i)`` for a pool: each source's size told to ``progress`` as it finishes."""
     if progress is None:
         return None
-    from foldctl.sources.scan import source_sizes
-
-    sizes = source_sizes(found.entries)
-    progress.start(len(sizes), sum(sizes))
+    sizes = _told(found, progress)
     return lambda i: progress.advance(sizes[i])
 
 
@@ -287,24 +305,24 @@ def verify(
     sources: Sources,
     *,
     fail_on: Severity = "warning",
-    ignore: Sequence[str] = (),
+    ignore: str | Sequence[str] = (),
     scheme: str | None = None,
     jobs: int | None = 1,
     claims: bool = False,
-    exclude: Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
 ) -> VerifyReport:
     """The audit of many sources (files, directories, stores), with ``verify``'s verdict:
     each source's :meth:`Conversation.audit` (``claims=True``: with the ``claim-*``
-    findings, as ``verify --claims``), ``ignore``\\ d codes left out, exit status 1 when a
-    finding reaches ``fail_on``.  A source that cannot be read is in the report, not
-    raised.  ``jobs`` worker processes (``None``: one per CPU)."""
+    findings, as ``verify --claims``), the codes in ``ignore`` left out, exit status 1
+    when a finding reaches ``fail_on``.  A source that cannot be read is in the report,
+    not raised.  ``jobs`` worker processes (``None``: one per CPU)."""
     from foldctl.audit.batch import Check, audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
-    from foldctl.sources.scan import DEFAULT_EXCLUDES
 
     if fail_on not in SEVERITIES:
         raise UsageError(f"fail_on takes error, warning or info, not {fail_on!r}")
+    ignore = _names(ignore)
     unknown = [code for code in ignore if code not in CODES]
     if unknown:
         raise UsageError(f"unknown finding code {unknown[0]!r}; codes are {', '.join(CODES)}")
@@ -319,9 +337,8 @@ def verify(
         lenient=found.from_directories, checks=checks,
     )  # fmt: skip
     return build_report(
-        audits, fail_on, frozenset(ignore), skipped=found.skipped,
-        excludes=(*DEFAULT_EXCLUDES, *exclude),
-    )  # fmt: skip
+        audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=_excludes(exclude)
+    )
 
 
 def grep(
@@ -330,8 +347,8 @@ def grep(
     *,
     fixed: bool = False,
     ignore_case: bool = False,
-    fields: Sequence[str] = (),
-    roles: Sequence[str] = (),
+    fields: str | Sequence[str] = (),
+    roles: str | Sequence[str] = (),
     scheme: str | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
     prefilter: bool | None = None,
@@ -347,7 +364,9 @@ def grep(
     from foldctl.query.grep import SourceFailed as _SourceFailed
 
     specs = _items(sources, "grep")
-    query = compile_query(pattern, fixed=fixed, ignore_case=ignore_case, fields=fields, roles=roles)
+    query = compile_query(
+        pattern, fixed=fixed, ignore_case=ignore_case, fields=_names(fields), roles=_names(roles)
+    )
     for event in hits_in(specs, query, scheme, prefilter=prefilter):
         if isinstance(event, Hit):
             yield event
@@ -363,8 +382,8 @@ def grep_query(
     fixed: bool = False,
     ignore_case: bool = False,
     word: bool = False,
-    fields: Sequence[str] = (),
-    roles: Sequence[str] = (),
+    fields: str | Sequence[str] = (),
+    roles: str | Sequence[str] = (),
     scope: Scope = "all",
     invert: bool = False,
     max_count: int | None = None,
@@ -383,8 +402,8 @@ def grep_query(
     from foldctl.query.grep import compile_query
 
     return compile_query(
-        patterns, fixed=fixed, ignore_case=ignore_case, word=word, fields=fields,
-        roles=roles, scope=scope, invert=invert, max_count=max_count, before=before,
+        patterns, fixed=fixed, ignore_case=ignore_case, word=word, fields=_names(fields),
+        roles=_names(roles), scope=scope, invert=invert, max_count=max_count, before=before,
         after=after, folds=folds or NO_FILTER, replays=replays,
     )  # fmt: skip
 
@@ -399,7 +418,7 @@ def grep_records(
     redactor: Redactor | None = None,
     prefilter: bool | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
-    exclude: Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
 ) -> GrepRun:
     """What ``foldctl grep`` prints: a :class:`GrepRun` that streams each source's hits as
@@ -430,7 +449,7 @@ def locate(
     jobs: int | None = 1,
     redactor: Redactor | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
-    exclude: Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
 ) -> LocateResult:
     """What ``foldctl locate`` prints: every place a message with ``digest`` occurs in
@@ -462,17 +481,15 @@ def check_claims(
     scheme: str | None = None,
     redactor: Redactor | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
-    exclude: Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
 ) -> ClaimsResult:
     """What ``foldctl claims`` prints: every summary of every source checked against the
     originals it stands for (docs/claims.md).  A source that cannot be read goes to
     ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or line
     quotes a secret."""
     from foldctl.claims.record import claims_of
-    from foldctl.sources.scan import DEFAULT_EXCLUDES
 
-    specs = _items(sources, "check_claims")
-    result = claims_of(specs, scheme, on_error, (*DEFAULT_EXCLUDES, *exclude))
+    result = claims_of(_items(sources, "check_claims"), scheme, on_error, _excludes(exclude))
     if redactor is not None:
         from foldctl.redact.apply import redact_claims
 
@@ -486,7 +503,7 @@ def export(
     *,
     jobs: int | None = None,
     scheme: str | None = None,
-    exclude: Sequence[str] = (),
+    exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
 ) -> ExportReport:
     """What ``foldctl export`` does: every source's tables written as Parquet under ``to``
@@ -498,14 +515,13 @@ def export(
     from foldctl.parquet import export as export_to
 
     found = _scan(_items(sources, "export"), exclude)
-    on_done = None
-    if progress is not None:
-        from foldctl.sources.scan import source_sizes
-
-        sizes = source_sizes(found.entries)
-        progress.start(len(sizes), sum(sizes))
-        on_done = lambda count, nbytes: progress.advance(nbytes, count)  # noqa: E731
-    return export_to([], to, jobs=jobs, scheme=scheme, found=found, on_done=on_done)
+    if progress is None:
+        return export_to([], to, jobs=jobs, scheme=scheme, found=found)
+    _told(found, progress)
+    return export_to(
+        [], to, jobs=jobs, scheme=scheme, found=found,
+        on_done=lambda count, nbytes: progress.advance(nbytes, count),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- two, a store, a text
@@ -543,7 +559,7 @@ def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> Ses
 def fingerprints(
     text: str | bytes | RawSource,
     *,
-    schemes: Sequence[str] = (),
+    schemes: str | Sequence[str] = (),
     join: Openable | None = None,
     json: bool = False,
     strip_newline: bool = False,
@@ -563,7 +579,7 @@ def fingerprints(
             text = RawSource("<bytes>", bytes(text))
         content = read_text(text, json_string=json, strip_newline=strip_newline)
     target = None if join is None else _path_or_bytes(join, "join")
-    return fingerprints(content, schemes, target)
+    return fingerprints(content, _names(schemes), target)
 
 
 def report(

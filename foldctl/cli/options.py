@@ -306,10 +306,7 @@ class Folds:
 
 # --------------------------------------------------------------------------- applying groups
 
-Command = TypeVar("Command", bound=Callable[..., Any])
-
-
-def grouped(command: Command) -> Callable[..., Any]:
+def grouped(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with each parameter whose type is a group replaced, in place, by the
     group's options (keyword parameters, as typer reads them), and called with the group
     built from their values."""
@@ -318,7 +315,7 @@ def grouped(command: Command) -> Callable[..., Any]:
     builders: dict[str, Callable[[dict[str, Any]], Any]] = {}
     for param in inspect.signature(command).parameters.values():
         hint = hints.get(param.name, param.annotation)
-        if hint in _GROUPS:
+        if isinstance(hint, type) and hint in _GROUPS:
             flat, builders[param.name] = _expand(hint)
             params.extend(flat)
         else:
@@ -346,7 +343,7 @@ def _expand(cls: type) -> tuple[list[inspect.Parameter], Callable[..., Any]]:
     parts: dict[str, str | Callable[[dict[str, Any]], Any]] = {}
     for field in dataclasses.fields(cls):
         hint = hints[field.name]
-        if hint in _GROUPS:
+        if isinstance(hint, type) and hint in _GROUPS:
             inner, parts[field.name] = _expand(hint)
             params.extend(inner)
         else:
