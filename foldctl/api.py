@@ -262,8 +262,9 @@ def open(source: Openable, *, scheme: str | None = None) -> Conversation:
 
 def _items(sources: Sources, what: str) -> list[SourceSpec]:
     """One source or many, as the specs the floors below take."""
-    items = [sources] if isinstance(sources, _ONE) else list(sources)
-    return [_path_or_bytes(s, what) for s in items]
+    if isinstance(sources, _ONE) or not isinstance(sources, Iterable):
+        return [_path_or_bytes(sources, what)]  # not iterable: refused by name
+    return [_path_or_bytes(s, what) for s in sources]
 
 
 def _names(names: str | Sequence[str]) -> tuple[str, ...]:

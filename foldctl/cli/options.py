@@ -306,6 +306,7 @@ class Folds:
 
 # --------------------------------------------------------------------------- applying groups
 
+
 def grouped(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` with each parameter whose type is a group replaced, in place, by the
     group's options (keyword parameters, as typer reads them), and called with the group

@@ -49,6 +49,8 @@ def test_one_source_is_never_taken_for_many(tmp_path: Path) -> None:
     assert [source for source, _ in claims.sources] == [str(SAMPLES / "nested_chain.json")]
     located = foldctl.locate(one, "xxh3-128:" + "0" * 32)
     assert located.rows == [] and not located.many and located.failed == 0
+    with pytest.raises(foldctl.UsageError, match="cannot open a int"):
+        foldctl.verify(42)  # type: ignore[arg-type]
 
 
 def test_audit_agrees_with_verify_and_the_exported_findings() -> None:
