@@ -28,9 +28,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import itertools
 import re
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -142,6 +143,8 @@ class Page:
     items: list[Any]
     next: tuple[int, int] | None
     stopped: str | None  # "budget" or "limit" when it stopped early
+    #: the items from ``next`` on, as yet unread (None: nothing is left)
+    rest: Iterator[Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -162,26 +165,24 @@ class Budget:
 
     def page(
         self,
-        items: Iterable[Any],
+        items: Iterator[Any],
         start: tuple[int, int],
         room: int,
         limit: int,
     ) -> Page:
-        """The items from ``start`` that fit in ``room`` bytes, ``limit`` items at most
-        (an item cut in two counts once)."""
+        """The items that fit in ``room`` bytes, ``limit`` items at most (an item cut in
+        two counts once), from ``items``, which begins at item ``start[0]``; ``start[1]``
+        is where in that item to begin.  The page keeps the rest of the stream, to go on
+        from where it stopped without reading again what it passed."""
         index, offset = start
-        stream: Iterator[Any] = iter(items)
-        for _ in range(index):
-            if next(stream, _END) is _END:
-                return Page([], None, None)
         out: list[Any] = []
         used = 0
         while True:
-            raw = next(stream, _END)
+            raw = next(items, _END)
             if raw is _END:
                 return Page(out, None, None)
             if len(out) >= limit:
-                return Page(out, (index, 0), "limit")
+                return Page(out, (index, 0), "limit", itertools.chain([raw], items))
             item, depth = self.shape(raw)
             left = room - used - (1 if out else 0)
             whole = size(item) if offset == 0 and depth <= MAX_NESTING else None
@@ -192,11 +193,11 @@ class Budget:
                 continue
             fresh_fits = whole is not None and whole <= room
             if out and (fresh_fits or left < _MIN_SLICE + 128):
-                return Page(out, (index, 0), "budget")
+                return Page(out, (index, 0), "budget", itertools.chain([raw], items))
             piece, end = self.cut(item, depth, offset, left)
             out.append(piece)
             if end is not None:
-                return Page(out, (index, end), "budget")
+                return Page(out, (index, end), "budget", itertools.chain([raw], items))
             used += size(piece) + (1 if len(out) > 1 else 0)
             index, offset = index + 1, 0
 

@@ -10,7 +10,7 @@ into the one line the command line would print.  It knows nothing of the protoco
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,8 @@ class Service:
     redactor: foldctl.Redactor | None = None
     cursors: Cursors = field(default_factory=Cursors)
     _open: tuple[tuple[str, list[int]], foldctl.Conversation] | None = None
+    #: the cursor of the last answer, and the rest of its items
+    _kept: tuple[str, Iterator[Any]] | None = None
 
     @property
     def budget(self) -> Budget:
@@ -89,20 +91,29 @@ class Service:
         self,
         envelope: dict[str, Any],
         key: str,
-        items: Iterable[Any],
+        items: Callable[[int], Iterator[Any]],
         question: list[Any],
         cursor: str | None,
         limit: int,
     ) -> dict[str, Any]:
-        """``envelope`` with the page of ``items`` under ``key`` that the cursor (or the
-        start) begins, within the budget, and the paging keys."""
+        """``envelope`` with the page of items under ``key`` that the cursor (or the
+        start) begins, within the budget, and the paging keys.  ``items(i)`` gives the
+        items from the ``i``-th on; the page that answered a cursor's question last
+        keeps its place, so asking for the pages in turn reads the source once."""
         budget = self.budget
         start = (0, 0) if cursor is None else self.cursors.read(cursor, question)
         shaped = budget.shape(envelope)[0]
         probe = self.cursors.make(question, (1 << 40, 1 << 40))
         room = budget.room({**shaped, key: []}, len(probe))
-        page = budget.page(items, start, room, limit)
+        kept, self._kept = self._kept, None
+        if cursor is not None and kept is not None and kept[0] == cursor:
+            stream = kept[1]
+        else:
+            stream = iter(items(start[0]))
+        page = budget.page(stream, start, room, limit)
         following = None if page.next is None else self.cursors.make(question, page.next)
+        if following is not None and page.rest is not None:
+            self._kept = (following, page.rest)
         return {
             **shaped,
             key: page.items,

@@ -42,6 +42,11 @@ class Tool:
     work: Work
 
 
+def _from(items: Iterator[Any], start: int) -> Iterator[Any]:
+    """``items`` from the ``start``-th on."""
+    return itertools.islice(items, start, None)
+
+
 # --------------------------------------------------------------------------- list_sessions
 
 
@@ -86,7 +91,9 @@ def list_sessions(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
     question = service.question("list_sessions", args, *roots)
     envelope = {"roots": list(service.roots.paths)}
-    return service.page(envelope, "sessions", rows(), question, args["cursor"], args["limit"])
+    return service.page(
+        envelope, "sessions", lambda i: _from(rows(), i), question, args["cursor"], args["limit"]
+    )
 
 
 LIST_SESSIONS = Tool(
@@ -142,8 +149,8 @@ def folds(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     overview = foldctl.Overview(conversation.overview())
     doc = overview.doc
 
-    def nodes() -> Iterator[dict[str, Any]]:
-        for node in doc["tree"]:
+    def nodes(start: int) -> Iterator[dict[str, Any]]:
+        for node in _from(iter(doc["tree"]), start):
             yield {**node, "summary": _first_line(conversation.summary(node["span"]))}
 
     envelope = {
@@ -154,7 +161,7 @@ def folds(service: Service, args: dict[str, Any]) -> dict[str, Any]:
         "counts": doc["counts"],
     }
     question = service.question("folds", args, path)
-    return service.page(envelope, "folds", nodes(), question, args["cursor"], args["limit"])
+    return service.page(envelope, "folds", nodes, question, args["cursor"], args["limit"])
 
 
 def _folds_schema() -> dict[str, Any]:
@@ -206,15 +213,25 @@ FOLDS = Tool(
 
 def expand(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     path, conversation = service.open(args["source"])
-    transcript = conversation.transcript(
-        depth=args["depth"], only=args["locator"], keep_frames=args["frames"], replays="ref"
-    )
-    records = transcript.records()
-    first = next(records, None)  # a bad locator fails here, before any answer
-    items = records if first is None else itertools.chain([first], records)
+
+    def messages(start: int) -> Iterator[Any]:
+        transcript = conversation.transcript(
+            depth=args["depth"], only=args["locator"], keep_frames=args["frames"], replays="ref"
+        )
+        events = iter(transcript.events)
+        skipped = 0
+        while skipped < start:  # rows passed over without making their records
+            event = next(events, None)
+            if event is None:
+                break
+            skipped += isinstance(event, foldctl.Row)
+        return foldctl.Transcript(events).records()
+
+    first = messages(0)
+    next(first, None)  # a bad locator fails here, before any answer
     envelope = {"source": path, "locator": args["locator"], "depth": args["depth"]}
     question = service.question("expand", args, path)
-    return service.page(envelope, "messages", items, question, args["cursor"], args["limit"])
+    return service.page(envelope, "messages", messages, question, args["cursor"], args["limit"])
 
 
 def _expand_schema() -> dict[str, Any]:
@@ -307,8 +324,14 @@ def grep(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
     envelope = {"pattern": args["pattern"], "sources": sources}
     question = service.question("grep", args, *sources)
-    items = _with_failures(service, hits)
-    return service.page(envelope, "hits", items, question, args["cursor"], args["limit"])
+    return service.page(
+        envelope,
+        "hits",
+        lambda i: _from(_with_failures(service, hits), i),
+        question,
+        args["cursor"],
+        args["limit"],
+    )
 
 
 def _grep_schema() -> dict[str, Any]:
@@ -360,8 +383,10 @@ def locate(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     found = foldctl.locate(sources, args["digest"], redactor=service.redactor, on_error=on_error)
     envelope = {"digest": args["digest"], "sources": sources}
     question = service.question("locate", args, *sources)
-    items = itertools.chain(failed, found.rows)
-    return service.page(envelope, "places", items, question, args["cursor"], args["limit"])
+    items = [*failed, *found.rows]
+    return service.page(
+        envelope, "places", lambda i: iter(items[i:]), question, args["cursor"], args["limit"]
+    )
 
 
 def _locate_schema() -> dict[str, Any]:
@@ -420,7 +445,9 @@ def claims(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     ]
     envelope = {"source": path, "locator": wanted, "wrong": result.wrong}
     question = service.question("claims", args, path)
-    return service.page(envelope, "findings", rows, question, args["cursor"], args["limit"])
+    return service.page(
+        envelope, "findings", lambda i: iter(rows[i:]), question, args["cursor"], args["limit"]
+    )
 
 
 def _claims_schema() -> dict[str, Any]:
