@@ -30,8 +30,12 @@ __all__ = [
 
 
 def require_sdk() -> None:
-    """Raise :class:`~foldctl.errors.MissingDependency` now when the SDK is missing."""
+    """Raise :class:`~foldctl.errors.MissingDependency` now when the SDK is missing (or
+    cannot be imported), before anything is served."""
     ensure("mcp", "foldctl mcp")
+    from foldctl.mcp import server  # imports the SDK through foldctl.optional.require
+
+    del server
 
 
 def configure(

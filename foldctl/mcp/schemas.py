@@ -186,12 +186,14 @@ def checked(schema: dict[str, Any], arguments: Any) -> dict[str, Any]:
         if kind == "array" and not wrong:
             wrong = not all(isinstance(v, str) for v in value)
         if wrong:
-            expected = "a list of strings" if kind == "array" else f"a {kind}"
+            expected = {"array": "a list of strings", "integer": "an integer"}.get(kind, f"a {kind}")
             raise UsageError(f"{name}: expected {expected}")
         if kind == "integer":
             low, high = spec.get("minimum"), spec.get("maximum")
-            if (low is not None and value < low) or (high is not None and value > high):
-                raise UsageError(f"{name}: expected {low} to {high}, not {value}")
+            if low is not None and value < low:
+                raise UsageError(f"{name}: expected at least {low}, not {value}")
+            if high is not None and value > high:
+                raise UsageError(f"{name}: expected at most {high}, not {value}")
         if kind == "string" and not value:
             raise UsageError(f"{name}: expected a non-empty string")
         out[name] = value
