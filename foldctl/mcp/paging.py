@@ -159,8 +159,15 @@ class Budget:
         return wire_safe(self.prepare(item))
 
     def room(self, envelope: dict[str, Any], cursor_length: int) -> int:
-        """Bytes left for items once ``envelope`` (with a cursor) is written."""
+        """Bytes left for items once ``envelope`` (with a cursor) is written; an envelope
+        of more than a quarter of the budget (a long pattern, many sources) is refused,
+        so that the first item of every page has room to be cut in."""
         fixed = size({**envelope, "next": "x" * cursor_length, "stopped": "budget"})
+        if fixed > self.max_bytes // 4:
+            raise UsageError(
+                f"the arguments take {fixed} bytes of an answer of at most {self.max_bytes}; "
+                "give fewer sources or a shorter pattern"
+            )
         return self.max_bytes - fixed - _SLACK
 
     def page(
@@ -192,44 +199,58 @@ class Budget:
                 index += 1
                 continue
             fresh_fits = whole is not None and whole <= room
-            if out and (fresh_fits or left < _MIN_SLICE + 128):
+            cut = None if out and fresh_fits else self.cut(item, depth, offset, left, first=not out)
+            if cut is None:
                 return Page(out, (index, 0), "budget", itertools.chain([raw], items))
-            piece, end = self.cut(item, depth, offset, left)
+            piece, end = cut
             out.append(piece)
             if end is not None:
                 return Page(out, (index, end), "budget", itertools.chain([raw], items))
             used += size(piece) + (1 if len(out) > 1 else 0)
             index, offset = index + 1, 0
 
-    def cut(self, item: Any, depth: int, offset: int, room: int) -> tuple[Any, int | None]:
-        """A slice of ``item`` from ``offset`` that fits ``room``, and where the rest
-        starts (None: this slice ends the item)."""
+    def _frame(self, item: Any, depth: int) -> tuple[dict[str, Any], str, bool]:
+        """How ``item`` is cut: the largest form its cut can take with no text in it, the
+        text it is cut along, and whether that is its content (else its JSON text).
+        Decided by the item and the budget alone, so each page cuts it the same way."""
         content = item.get("content") if isinstance(item, dict) else None
         if isinstance(content, str) and depth <= MAX_NESTING:
-            largest = {"field": "content", "length": len(content), "start": len(content)}
-            rest = {**item, "content": "", "cut": {**largest, "end": len(content)}}
+            n = len(content)
+            rest = {**item, "content": "", "cut": _note("content", n, n, n)}
             if size(rest) <= self.max_bytes // 2:
-                avail = room - size(rest)
-                n = _fitting(content, offset, avail)
-                end = offset + n
-                shown = {
-                    **item,
-                    "content": content[offset:end],
-                    "cut": {
-                        "field": "content",
-                        "length": len(content),
-                        "start": offset,
-                        "end": end,
-                    },
-                }
-                return shown, (end if end < len(content) else None)
+                return rest, content, True
         text = jsoncodec.dumps(item).decode("utf-8")
         of = item.get("locator") if isinstance(item, dict) else None
-        largest = {"of": of, "length": len(text), "start": len(text), "end": len(text)}
-        n = _fitting(text, offset, room - size({"piece": largest, "json": ""}))
-        end = offset + n
-        note = {"of": of, "length": len(text), "start": offset, "end": end}
-        return {"piece": note, "json": text[offset:end]}, (end if end < len(text) else None)
+        n = len(text)
+        return {"piece": {"of": of, "length": n, "start": n, "end": n}, "json": ""}, text, False
+
+    def cut(
+        self, item: Any, depth: int, offset: int, room: int, *, first: bool
+    ) -> tuple[Any, int | None] | None:
+        """A slice of ``item`` from ``offset`` that fits ``room``, and where the rest
+        starts (None: this slice ends the item); None when no useful slice fits and the
+        item is not the first of its page (it starts the next one)."""
+        frame, text, is_content = self._frame(item, depth)
+        avail = room - size(frame)
+        if not first and avail < _MIN_SLICE:
+            return None
+        end = offset + _fitting(text, offset, avail)
+        rest = end if end < len(text) else None
+        if is_content:
+            return {
+                **item,
+                "content": text[offset:end],
+                "cut": _note("content", len(text), offset, end),
+            }, rest
+        of = frame["piece"]["of"]
+        return {
+            "piece": {"of": of, "length": len(text), "start": offset, "end": end},
+            "json": text[offset:end],
+        }, rest
+
+
+def _note(field: str, length: int, start: int, end: int) -> dict[str, Any]:
+    return {"field": field, "length": length, "start": start, "end": end}
 
 
 _END: Final = object()

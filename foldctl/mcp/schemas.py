@@ -186,7 +186,9 @@ def checked(schema: dict[str, Any], arguments: Any) -> dict[str, Any]:
         if kind == "array" and not wrong:
             wrong = not all(isinstance(v, str) for v in value)
         if wrong:
-            expected = {"array": "a list of strings", "integer": "an integer"}.get(kind, f"a {kind}")
+            expected = {"array": "a list of strings", "integer": "an integer"}.get(
+                kind, f"a {kind}"
+            )
             raise UsageError(f"{name}: expected {expected}")
         if kind == "integer":
             low, high = spec.get("minimum"), spec.get("maximum")

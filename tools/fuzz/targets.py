@@ -42,6 +42,7 @@ from foldctl.load.fast import try_load
 from foldctl.model import Checkpoint, frame_indices
 from foldctl.sources.files import decompress
 from foldctl.sources.store import Store, split_source
+from tools.fuzz import mcp_target
 from tools.fuzz.outcome import OutputBudgetExceeded, TargetResult, input_size, output_budget
 
 #: The directory of the package under test: frames inside it are "foldctl frames".
@@ -547,6 +548,7 @@ TARGETS: Final[tuple[Target, ...]] = (
     Target("grep", grep, _BOTH, needs_graph=False, runs=5),
     Target("diff", None, _BOTH, paired=diff_against, runs=6),
     Target("sessions", sessions, _STORE, needs_graph=False, runs=3),
+    Target("mcp", mcp_target.mcp, _BOTH, needs_graph=False, runs=12),
     Target("cli-show", cli("show"), _BOTH, needs_graph=False, cli=True),
     Target("cli-expand", cli("expand", "--include-detached"), _BOTH, needs_graph=False, cli=True),
     Target("cli-verify", cli("verify"), _BOTH, needs_graph=False, cli=True),
