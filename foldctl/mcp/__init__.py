@@ -10,13 +10,16 @@ budget; :func:`serve` answers over standard input and output until the client go
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import foldctl
 from foldctl.errors import UsageError
-from foldctl.mcp.paging import DEFAULT_BYTES, MIN_BYTES
+from foldctl.mcp.limits import DEFAULT_BYTES, MIN_BYTES
 from foldctl.mcp.roots import DEFAULT_ROOTS, Roots, default_roots
-from foldctl.mcp.service import Service
 from foldctl.optional import ensure
+
+if TYPE_CHECKING:
+    from foldctl.mcp.service import Service
 
 __all__ = [
     "DEFAULT_BYTES",
@@ -49,6 +52,8 @@ def configure(
     ``home`` when given), each answer at most ``max_bytes``, redacted with ``redactor``."""
     if max_bytes < MIN_BYTES:
         raise UsageError(f"max_bytes: expected at least {MIN_BYTES}, not {max_bytes}")
+    from foldctl.mcp.service import Service
+
     chosen = list(roots) if roots else default_roots(home)
     return Service(Roots.of(chosen), max_bytes, redactor)
 

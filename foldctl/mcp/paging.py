@@ -37,10 +37,8 @@ from typing import Any, Final
 
 from foldctl import jsoncodec
 from foldctl.errors import UsageError
+from foldctl.mcp.limits import DEFAULT_BYTES
 
-#: The default byte budget of an answer, and the least one may ask for.
-DEFAULT_BYTES: Final = 32 * 1024
-MIN_BYTES: Final = 4 * 1024
 #: An item nested deeper than this comes as pieces of its JSON text (the protocol's
 #: serializer stops at a few hundred levels; a message is rarely nested ten deep).
 MAX_NESTING: Final = 64

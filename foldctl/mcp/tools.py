@@ -21,7 +21,7 @@ import foldctl
 from foldctl.errors import FoldctlError, UsageError
 from foldctl.mcp import schemas
 from foldctl.mcp.schemas import CURSOR, SOURCE, SOURCES, inputs, limit
-from foldctl.mcp.service import Service
+from foldctl.mcp.service import Answer, Service
 
 Work = Callable[[Service, dict[str, Any]], dict[str, Any]]
 
@@ -497,8 +497,8 @@ CLAIMS = Tool(
 TOOLS: Final = {t.name: t for t in (LIST_SESSIONS, FOLDS, EXPAND, GREP, LOCATE, CLAIMS)}
 
 
-def call(service: Service, name: str, arguments: Any) -> Any:
-    """Run tool ``name`` on ``arguments``: its :class:`~foldctl.mcp.service.Answer`."""
+def call(service: Service, name: str, arguments: Any) -> Answer:
+    """Run tool ``name`` on ``arguments``: its answer (a document, or an error line)."""
     tool = TOOLS.get(name) if isinstance(name, str) else None
 
     def work() -> dict[str, Any]:

@@ -70,7 +70,15 @@ def test_an_agent_reads_back_what_the_demo_folded() -> None:
         assert all(t.output_schema and t.input_schema["type"] == "object" for t in listed.tools)
 
         folds = document(await client.call_tool("folds", {"source": DEMO}))
-        assert [f["frame"] for f in folds["folds"]] == ["h1", "f6:0", "f5:0", "f4:0", "f3:0", "f2:0", "f1:0"]
+        assert [f["frame"] for f in folds["folds"]] == [
+            "h1",
+            "f6:0",
+            "f5:0",
+            "f4:0",
+            "f3:0",
+            "f2:0",
+            "f1:0",
+        ]
         assert folds["folds"][0]["summary"].startswith("Summary 7: refund RF-9120 approved")
 
         span = document(await client.call_tool("expand", {"source": DEMO, "locator": "f5"}))
@@ -78,7 +86,9 @@ def test_an_agent_reads_back_what_the_demo_folded() -> None:
         assert (refund["locator"], refund["toolName"]) == ("f5:2", "issue_refund")
         assert "status: pending_approval" in refund["content"]
 
-        hits = document(await client.call_tool("grep", {"pattern": "pending_approval", "sources": [DEMO]}))
+        hits = document(
+            await client.call_tool("grep", {"pattern": "pending_approval", "sources": [DEMO]})
+        )
         assert [h["locator"] for h in hits["hits"]] == ["f3:2", "f5:2"]
 
         claims = document(await client.call_tool("claims", {"source": DEMO}))
@@ -135,12 +145,16 @@ def test_paths_outside_the_roots_are_refused_and_the_server_goes_on(tmp_path: Pa
 
         assert "outside the roots" in await refused("expand", {"source": str(outside)})
         assert "outside the roots" in await refused("folds", {"source": "/etc/passwd"})
-        assert "'..' is not allowed" in await refused("folds", {"source": "root/folder/../demo.json"})
+        assert "'..' is not allowed" in await refused(
+            "folds", {"source": "root/folder/../demo.json"}
+        )
         assert "outside the roots" in await refused("expand", {"source": "root/link.json"})
         leads_out = await refused("grep", {"pattern": "x", "sources": ["root/folder"]})
         assert "inner.json is a link that leads outside the roots" in leads_out
         assert "no such file" in await refused("folds", {"source": "root/nope.json"})
-        assert "there is no span 99" in await refused("expand", {"source": "root/demo.json", "locator": "f99"})
+        assert "there is no span 99" in await refused(
+            "expand", {"source": "root/demo.json", "locator": "f99"}
+        )
         assert "no tool" in await refused("rm", {"path": "/"})
         still = document(await client.call_tool("folds", {"source": "root/demo.json"}))
         assert still["counts"]["spans"] == 7
@@ -152,7 +166,7 @@ def test_paths_outside_the_roots_are_refused_and_the_server_goes_on(tmp_path: Pa
 def test_a_thousand_fold_chain_pages_within_the_budget_and_redact_hides_the_secret(
     tmp_path: Path,
 ) -> None:
-    root = make_root(tmp_path / "root")
+    make_root(tmp_path / "root")
     key = tmp_path / "key"
     key.write_bytes(b"a key of thirty-two bytes, fixed")
 
@@ -202,8 +216,9 @@ def test_lines_that_are_not_the_protocol_do_not_stop_the_server() -> None:
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                    "clientInfo": {"name": "test", "version": "0"}},
     }  # fmt: skip
+    wrong = {"source": DEMO, "depth": "deep"}
     ask = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-           "params": {"name": "expand", "arguments": {"source": DEMO, "depth": "deep"}}}  # fmt: skip
+           "params": {"name": "expand", "arguments": wrong}}  # fmt: skip
     lines = [
         "not json at all",
         '{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": 3}',
@@ -228,7 +243,9 @@ def test_lines_that_are_not_the_protocol_do_not_stop_the_server() -> None:
     _, errors = server.communicate(timeout=60)
     assert replies[1]["result"]["serverInfo"]["name"] == "foldctl"
     assert replies[2]["result"]["isError"] is True
-    assert replies[2]["result"]["content"][0]["text"] == "foldctl: error: depth: expected an integer"
+    assert (
+        replies[2]["result"]["content"][0]["text"] == "foldctl: error: depth: expected an integer"
+    )
     assert server.returncode == 0 and b"Traceback" not in errors
 
 
@@ -278,3 +295,17 @@ def test_a_root_that_does_not_exist_or_climbs_is_refused(tmp_path: Path) -> None
     assert climbs.exit_code == 2 and "'..' is not allowed" in climbs.stderr
     small = run_cli("mcp", "sample_checkpoints", "--max-bytes", "100")
     assert small.exit_code == 2 and "--max-bytes" in small.stderr
+
+
+def test_the_other_commands_never_load_the_sdk() -> None:
+    code = (
+        "import sys\nfrom foldctl.cli.main import run\n"
+        "run(['show', 'sample_checkpoints/nested_chain.json'])\nrun(['mcp', '--help'])\n"
+        "sdk = ('mcp', 'anyio', 'pydantic')\n"
+        "print(sorted(m for m in sdk if m in sys.modules), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+    assert "--max-bytes" in done.stdout and "--redact-key-file" in done.stdout

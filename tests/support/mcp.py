@@ -35,7 +35,7 @@ def planted_demo() -> dict[str, Any]:
     doc = json.loads(text)
     refund = doc["folded"][5]["messages"][2]
     refund["content"] += f"\napi key used: {SECRET}"
-    return doc
+    return dict(doc)
 
 
 def hostile() -> dict[str, Any]:
@@ -43,7 +43,7 @@ def hostile() -> dict[str, Any]:
     doc["folded"][5]["messages"][2]["content"] = LONG
     doc["folded"][5]["messages"][1]["deep"] = deep_value(DEEP_LEVELS)
     doc["folded"][4]["messages"][1]["content"] = "lone \ud800 surrogate"
-    return doc
+    return dict(doc)
 
 
 def make_root(folder: Path) -> Path:

@@ -33,7 +33,13 @@ CLI_MAY_IMPORT = ("foldctl", "foldctl.errors", "foldctl.render", "foldctl.mcp", 
 #: What a module under ``mcp/`` (the MCP server, the command line's peer) may import of
 #: foldctl: the package face, the errors, the optional-package loader (its SDK comes
 #: through it), the JSON writer, and the server itself.
-MCP_MAY_IMPORT = ("foldctl", "foldctl.errors", "foldctl.optional", "foldctl.jsoncodec", "foldctl.mcp")
+MCP_MAY_IMPORT = (
+    "foldctl",
+    "foldctl.errors",
+    "foldctl.optional",
+    "foldctl.jsoncodec",
+    "foldctl.mcp",
+)
 
 
 def _face_or_above(name: str, allowed: tuple[str, ...] = CLI_MAY_IMPORT) -> bool:

@@ -134,7 +134,7 @@ def test_list_sessions_pages_the_rows_sessions_prints(root: Path) -> None:
     assert [r for r in rows if "#" in r["source"]] == [
         {**r, "source": str(SAMPLES / r["source"].split("/")[-1])} for r in store.rows
     ]
-    assert len(rows) == len(list(SAMPLES.glob("*.json*"))) + len(store.rows)
+    assert len(rows) == len(list(SAMPLES.glob("*.json*"))) + len(list(store.rows))
     late = ask(service, "list_sessions", since="2026-05-01", limit=100)["sessions"]
     assert late and all(r["savedAtMs"] >= 1777593600000 for r in late)
     assert len(late) < len(rows)
@@ -203,7 +203,9 @@ def test_a_thousand_folds_deep_chain_pages_within_the_budget(root: Path, budget:
     cp = foldctl.open(deep)
     assert everything == [r.locator for r in cp.walk()]
     innermost = whole(items(service, "expand", "messages", source=deep, locator="f0"))
-    assert [m["locator"] for m in innermost] == [r["locator"] for r in cp.transcript(only="f0").records()]
+    assert [m["locator"] for m in innermost] == [
+        r["locator"] for r in cp.transcript(only="f0").records()
+    ]
     assert innermost[0]["depth"] == 1000 and len(innermost[0]["chain"]) == 256
 
 
@@ -213,7 +215,12 @@ def test_a_long_message_is_cut_and_continued_a_deep_one_comes_in_pieces(root: Pa
     got = items(service, "expand", "messages", source=hostile, locator="f5")
     assert any("cut" in m for m in got) and any("piece" in m for m in got)
     first_cut = next(m for m in got if "cut" in m)
-    assert first_cut["cut"] == {"field": "content", "length": len(LONG), "start": 0, "end": first_cut["cut"]["end"]}
+    assert first_cut["cut"] == {
+        "field": "content",
+        "length": len(LONG),
+        "start": 0,
+        "end": first_cut["cut"]["end"],
+    }
     messages = {m["locator"]: m for m in whole(got)}
     assert messages["f5:2"]["content"] == LONG
     assert messages["f5:1"]["deep"] == deep_value(DEEP_LEVELS)
@@ -275,7 +282,11 @@ def test_redact_keeps_the_digests_and_the_placeholders_stable(root: Path) -> Non
     demo = str(root / "demo.json")
     one = ask(service, "expand", source=demo, locator="f5")["messages"][-1]
     two = ask(service, "grep", pattern="RF-9120 created", sources=[demo])["hits"][0]
-    assert one["digest"] == two["digest"] == foldctl.open(demo).transcript(only="f5:2").document()[0]["digest"]
+    assert (
+        one["digest"]
+        == two["digest"]
+        == foldctl.open(demo).transcript(only="f5:2").document()[0]["digest"]
+    )
     assert one["content"] == two["content"]
 
 
