@@ -578,9 +578,10 @@ def sessions_in(
     scheme: str | None = None,
     exclude: str | Sequence[str] = (),
 ) -> SessionListing:
-    """The sessions under ``root``, one row each in the columns of :func:`sessions`:
-    a folder is searched as :func:`verify` searches it (checkpoint files, and each
-    session of every store), a store lists its sessions, a checkpoint file is one.
+    """The sessions under ``root``, one row each in the columns of :func:`sessions` and
+    ``runtime`` (the runtime that wrote it): a folder is searched as :func:`verify`
+    searches it (checkpoint files, and each session of every store), a store lists its
+    sessions, a checkpoint file is one.
 
     Rows are made as they are read, each reading its session then and only then, so
     the first rows of a large folder cost the sessions they list.  A session that
@@ -605,7 +606,7 @@ def sessions_in(
     def session_of(source: str) -> str:
         return os.path.relpath(source, top) if folder else os.path.basename(source)
 
-    def rows() -> Iterator[dict[str, Any]]:
+    def read() -> Iterator[dict[str, Any]]:
         for entry in found.entries:
             if isinstance(entry, FoldctlError):
                 yield unreadable_row(getattr(entry, "source", top), top, entry)
@@ -619,6 +620,10 @@ def sessions_in(
                     yield unreadable_row(name, session_of(name), e)
                     continue
                 yield checkpoint_row(name, session_of(name), graph)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for row in read():  # the one runtime read today; a row that failed has none
+            yield {**row, "runtime": None if row["error"] else "agentfootprint"}
 
     return SessionListing(Rows(rows), ALL_COLUMNS, (*TEXT_COLUMNS, "error"), store=top)
 

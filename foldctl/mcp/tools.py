@@ -96,11 +96,23 @@ def list_sessions(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def _session_schema() -> dict[str, Any]:
+    row = dict(schemas.library_defs("sessions")["sessions.record"])
+    runtime = {
+        "type": ["string", "null"],
+        "description": "The runtime that wrote the session (agentfootprint); null when it "
+        "could not be read.",
+    }
+    row["properties"] = {**row["properties"], "runtime": runtime}
+    row["required"] = [*row["required"], "runtime"]
+    return row
+
+
 LIST_SESSIONS = Tool(
     "list_sessions",
     "List the sessions this server can read",
     "The checkpoints and stored sessions under this server's roots, one row each: "
-    "`source` (pass it to every other tool), session id, kind, run, when it was saved "
+    "`source` (pass it to every other tool), session id, `runtime`, kind, run, when it was saved "
     "(`savedAt`), how many live messages and folds it holds, and its audit (`findings`, "
     "`worst`); a session that cannot be read has `error`. Use it first, to find the "
     "session whose folded messages you need. `root` narrows it to one root (or a folder or "
@@ -122,9 +134,10 @@ LIST_SESSIONS = Tool(
     ),
     lambda: schemas.answer(
         "sessions",
-        "sessions.record",
+        "session",
         "sessions",
         {"roots": {"type": "array", "items": {"type": "string"}}},
+        extra_defs={"session": _session_schema()},
         failures=True,
     ),
     list_sessions,
@@ -334,14 +347,11 @@ def grep(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _grep_schema() -> dict[str, Any]:
-    return schemas.answer(
-        "grep",
-        "grep.record",
-        "hits",
-        {"pattern": {"type": "string"}, "sources": {"type": "array", "items": {"type": "string"}}},
-        failures=True,
-    )
+def _over_sources(command: str, items: str, asked: str) -> Callable[[], dict[str, Any]]:
+    """The answer schema of a tool over many sources: what it was asked, the sources read,
+    its items (the command's records, or a failure for a source that could not be read)."""
+    fields = {asked: {"type": "string"}, "sources": {"type": "array", "items": {"type": "string"}}}
+    return lambda: schemas.answer(command, f"{command}.record", items, fields, failures=True)
 
 
 GREP = Tool(
@@ -365,7 +375,7 @@ GREP = Tool(
         },
         ("pattern",),
     ),
-    _grep_schema,
+    _over_sources("grep", "hits", "pattern"),
     grep,
 )
 
@@ -389,16 +399,6 @@ def locate(service: Service, args: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def _locate_schema() -> dict[str, Any]:
-    return schemas.answer(
-        "locate",
-        "locate.record",
-        "places",
-        {"digest": {"type": "string"}, "sources": {"type": "array", "items": {"type": "string"}}},
-        failures=True,
-    )
-
-
 LOCATE = Tool(
     "locate",
     "Find every place a message occurs",
@@ -415,7 +415,7 @@ LOCATE = Tool(
         },
         ("digest",),
     ),
-    _locate_schema,
+    _over_sources("locate", "places", "digest"),
     locate,
 )
 

@@ -131,8 +131,10 @@ def test_list_sessions_pages_the_rows_sessions_prints(root: Path) -> None:
     service = serve(SAMPLES)
     rows = items(service, "list_sessions", "sessions", limit=4)
     store = foldctl.sessions(str(SAMPLES / "sessions.db"))
+    assert {r["runtime"] for r in rows} == {"agentfootprint"}
     assert [r for r in rows if "#" in r["source"]] == [
-        {**r, "source": str(SAMPLES / r["source"].split("/")[-1])} for r in store.rows
+        {**r, "source": str(SAMPLES / r["source"].split("/")[-1]), "runtime": "agentfootprint"}
+        for r in store.rows
     ]
     assert len(rows) == len(list(SAMPLES.glob("*.json*"))) + len(list(store.rows))
     late = ask(service, "list_sessions", since="2026-05-01", limit=100)["sessions"]
@@ -145,9 +147,9 @@ def test_a_session_that_cannot_be_read_keeps_its_row(tmp_path: Path) -> None:
     (tmp_path / "good.json").write_bytes((SAMPLES / "forged_frame.json").read_bytes())
     (tmp_path / "broken.json").write_text('{"version": 1, "history": [', "utf-8")
     rows = ask(serve(tmp_path), "list_sessions")["sessions"]
-    assert [(r["session"], r["error"] is None) for r in rows] == [
-        ("broken.json", False),
-        ("good.json", True),
+    assert [(r["session"], r["error"] is None, r["runtime"]) for r in rows] == [
+        ("broken.json", False, None),
+        ("good.json", True, "agentfootprint"),
     ]
     assert "not valid JSON" in rows[0]["error"]
 
