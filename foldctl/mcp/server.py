@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from foldctl.errors import FoldctlError
 from foldctl.mcp import resources, tools
 from foldctl.mcp.service import Answer, Service
 from foldctl.optional import require
@@ -87,7 +88,10 @@ def build(service: Service, version: str) -> Any:
     async def list_resources(ctx: Any, params: Any) -> Any:
         cursor = getattr(params, "cursor", None)
         start = int(cursor) if cursor is not None and str(cursor).isdigit() else 0
-        page, more = await in_thread(lambda: resources.listing(service, start))
+        try:
+            page, more = await in_thread(lambda: resources.listing(service, start))
+        except FoldctlError as e:  # a root that cannot be listed: its line, as a tool says it
+            raise MCPError(code=RESOURCE_ERROR, message=service.error_line(e)) from None
         return types.ListResourcesResult(
             resources=[
                 types.Resource(

@@ -429,9 +429,10 @@ def _fold_of(locator: str) -> int | None:
 
 
 def claims(service: Service, args: dict[str, Any]) -> dict[str, Any]:
-    path, conversation = service.open(args["source"])
+    path = service.source(args["source"])
     wanted: str | None = args["locator"]
     if wanted is not None:  # a locator that names nothing is refused, as expand refuses it
+        _, conversation = service.open(path)
         next(iter(conversation.transcript(only=wanted, depth=0, replays="ref").events), None)
     failed: list[FoldctlError] = []
     result = foldctl.check_claims(path, redactor=service.redactor, on_error=failed.append)

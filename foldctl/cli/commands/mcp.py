@@ -28,8 +28,7 @@ def mcp(
             "--max-bytes",
             min=foldctl.mcp.MIN_BYTES,
             metavar="N",
-            help="The most bytes one answer may hold; a longer one pages with a cursor "
-            f"(default {foldctl.mcp.DEFAULT_BYTES}).",
+            help="The most bytes one answer may hold; a longer one pages with a cursor.",
         ),
     ] = foldctl.mcp.DEFAULT_BYTES,
     *,
