@@ -26,12 +26,12 @@ if TYPE_CHECKING:
     from mcp.server.stdio import stdio_server
     from mcp.shared.exceptions import MCPError
 else:
-    anyio = require("anyio", "foldctl mcp")
-    require("anyio.to_thread", "foldctl mcp")
     types = require("mcp.types", "foldctl mcp")
     Server = require("mcp.server.lowlevel", "foldctl mcp").Server
     stdio_server = require("mcp.server.stdio", "foldctl mcp").stdio_server
     MCPError = require("mcp.shared.exceptions", "foldctl mcp").MCPError
+    anyio = require("anyio", "foldctl mcp")  # the SDK's own
+    require("anyio.to_thread", "foldctl mcp")
 
 #: The JSON-RPC error code of a resource that cannot be read (the protocol's "resource
 #: not found"), with the line the command line prints.

@@ -26,12 +26,12 @@ from tools.fuzz.outcome import OutputBudgetExceeded, TargetResult
 #: The byte budget of the fuzzed server: the least one may ask for.
 BUDGET: Final = foldctl.mcp.MIN_BYTES
 _KEY: Final = b"fuzz-key-" * 4
-_HAS_SDK: Final = importlib.util.find_spec("mcp") is not None
+HAS_SDK: Final = importlib.util.find_spec("mcp") is not None
 
 
 def _on_the_wire(answer: Answer) -> None:
     """Write ``answer`` as the server writes it to standard output (SDK installed)."""
-    if not _HAS_SDK:
+    if not HAS_SDK:
         return
     from foldctl.mcp.server import _result
 

@@ -87,6 +87,10 @@ class Target:
 _graphs: dict[str, tuple[FoldGraph, str] | FoldctlError] = {}
 
 
+#: Modules that import an optional extra that is not installed (the MCP server's SDK).
+_NEEDS_ABSENT_EXTRA: Final = () if mcp_target.HAS_SDK else ("foldctl.mcp.server",)
+
+
 def preload() -> list[str]:
     """Import every module of foldctl (but ``__main__``), and return their names.
 
@@ -97,7 +101,7 @@ def preload() -> list[str]:
     """
     names = []
     for info in pkgutil.walk_packages(foldctl.__path__, "foldctl."):
-        if info.name != "foldctl.__main__":
+        if info.name != "foldctl.__main__" and info.name not in _NEEDS_ABSENT_EXTRA:
             importlib.import_module(info.name)
             names.append(info.name)
     return names
