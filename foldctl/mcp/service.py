@@ -16,7 +16,7 @@ from typing import Any
 
 import foldctl
 from foldctl import jsoncodec
-from foldctl.errors import FoldctlError, UsageError
+from foldctl.errors import FoldctlError
 from foldctl.mcp.paging import Budget, Cursors
 from foldctl.mcp.roots import Roots
 
@@ -151,10 +151,3 @@ class Service:
         """An item for a source that could not be read, among many."""
         source = getattr(error, "source", "") or ""
         return {"source": source, "error": self.error_line(error)}
-
-
-def refuse_cursor_without(arguments: dict[str, Any], *names: str) -> None:
-    """A cursor continues an answer; it cannot stand in for the arguments it needs."""
-    missing = [n for n in names if arguments.get(n) is None]
-    if missing:
-        raise UsageError(f"{missing[0]}: required")
