@@ -64,6 +64,7 @@ __all__ = [
     "report",
     "schema",
     "sessions",
+    "sessions_in",
     "verify",
 ]
 
@@ -85,6 +86,7 @@ _HOMES = {
     "report": "foldctl.api",
     "schema": "foldctl.api",
     "sessions": "foldctl.api",
+    "sessions_in": "foldctl.api",
     "verify": "foldctl.api",
     "CODES": "foldctl.audit.codes",
     "SEVERITIES": "foldctl.audit.codes",
@@ -130,6 +132,7 @@ if TYPE_CHECKING:
         report,
         schema,
         sessions,
+        sessions_in,
         verify,
     )
     from foldctl.audit.batch import VerifyReport

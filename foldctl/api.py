@@ -196,6 +196,21 @@ class Conversation:
 
         return stages_table(self.graph)
 
+    def summary(self, span: int) -> str | None:
+        """What the summarizer wrote for ``span``: the content of its frame after the
+        runtime's label; None when no frame in view joins it (a detached or orphan
+        span, or a frame whose content is not text)."""
+        from foldctl.graph.label import summary_text
+
+        if not 0 <= span < len(self.graph.spans):
+            raise UsageError(f"no span {span}: the checkpoint has {len(self.graph.spans)}")
+        place = self.graph.places[span]
+        if place.placement != "placed" or place.frame_index is None:
+            return None
+        message = self.graph.container_messages(place.container)[place.frame_index]
+        content = message.get("content")
+        return summary_text(content) if isinstance(content, str) else None
+
     def locate(self, digest: str) -> list[Row]:
         """Every place a message with this digest occurs."""
         from foldctl.query.locate import locate
@@ -555,6 +570,62 @@ def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> Ses
 
     target = store_path(os.fspath(store))
     return list_sessions(target.path, scheme, target.session_id)
+
+
+def sessions_in(
+    root: str | os.PathLike[str],
+    *,
+    scheme: str | None = None,
+    exclude: str | Sequence[str] = (),
+) -> SessionListing:
+    """The sessions under ``root``, one row each in the columns of :func:`sessions` and
+    ``runtime`` (the runtime that wrote it): a folder is searched as :func:`verify`
+    searches it (checkpoint files, and each session of every store), a store lists its
+    sessions, a checkpoint file is one.
+
+    Rows are made as they are read, each reading its session then and only then, so
+    the first rows of a large folder cost the sessions they list.  A session that
+    cannot be read keeps its row, with ``error``; a folder that cannot be read raises.
+    """
+    from foldctl.graph.open import open_graph
+    from foldctl.query.records import Rows
+    from foldctl.query.sessions import (
+        ALL_COLUMNS,
+        TEXT_COLUMNS,
+        SessionListing,
+        checkpoint_row,
+        unreadable_row,
+    )
+
+    top = os.fspath(root)
+    found = _scan([top], exclude)
+    if found.errors and not found.sources:
+        raise found.errors[0]
+    folder = os.path.isdir(top)
+
+    def session_of(source: str) -> str:
+        return os.path.relpath(source, top) if folder else os.path.basename(source)
+
+    def read() -> Iterator[dict[str, Any]]:
+        for entry in found.entries:
+            if isinstance(entry, FoldctlError):
+                yield unreadable_row(getattr(entry, "source", top), top, entry)
+            elif isinstance(entry, str) and "#" in entry and not os.path.isfile(entry):
+                yield from sessions(entry, scheme=scheme).rows  # one session of a store
+            else:
+                name = entry if isinstance(entry, str) else entry.name
+                try:
+                    graph, _ = open_graph(entry, scheme)
+                except FoldctlError as e:
+                    yield unreadable_row(name, session_of(name), e)
+                    continue
+                yield checkpoint_row(name, session_of(name), graph)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for row in read():  # the one runtime read today; a row that failed has none
+            yield {**row, "runtime": None if row["error"] else "agentfootprint"}
+
+    return SessionListing(Rows(rows), ALL_COLUMNS, (*TEXT_COLUMNS, "error"), store=top)
 
 
 def fingerprints(

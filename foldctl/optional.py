@@ -2,7 +2,8 @@
 install them when they are missing (the way pandas' ``import_optional_dependency`` does).
 
 The Parquet export and the engine adapters need the ``fleet`` extra (pyarrow, and
-dask, distributed and duckdb for the engines); the core install never imports them.
+dask, distributed and duckdb for the engines), ``foldctl mcp`` the ``mcp`` extra (the
+Model Context Protocol SDK); the core install never imports them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ EXTRAS: Final = {
     "dask": "fleet",
     "dask.dataframe": "fleet",
     "pandas": "fleet",
+    "mcp": "mcp",
+    "anyio": "mcp",
 }
 
 
@@ -41,8 +44,8 @@ def ensure(module: str, purpose: str) -> None:
 
 
 def missing(module: str, purpose: str) -> MissingDependency:
-    extra = EXTRAS.get(module, "fleet")
     top = module.split(".")[0]
+    extra = EXTRAS.get(module) or EXTRAS.get(top, "fleet")
     return MissingDependency(
         f"{purpose} needs {top}, which is not installed: pip install 'foldctl[{extra}]'"
     )

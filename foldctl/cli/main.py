@@ -40,6 +40,7 @@ COMMAND_MODULES = (
     "redactions",
     "export",
     "schema",
+    "mcp",
 )
 _built: list[Command] = []
 

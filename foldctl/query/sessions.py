@@ -7,9 +7,10 @@ from typing import Any, Final
 
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES
-from foldctl.errors import InputError
+from foldctl.errors import FoldctlError, InputError
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.open import join
+from foldctl.graph.resolve import FoldGraph
 from foldctl.load.checkpoint import checkpoint_of
 from foldctl.query.records import Table
 from foldctl.sources.store import read_sessions, saved_at_ms
@@ -122,3 +123,35 @@ def listing_error(path: str, errors: tuple[InputError, ...]) -> InputError:
         f"{len(errors)} sessions could not be read (see the `error` column); the first: "
         f"{errors[0]}",
     )
+
+
+def checkpoint_row(source: str, session: str, graph: FoldGraph) -> dict[str, Any]:
+    """The row of a checkpoint file, in the columns of a store's sessions: what the
+    file records (its run, its time, its folds; no store columns), and its audit."""
+    checkpoint = graph.checkpoint
+    findings = audit(graph)
+    severities = {finding.severity for finding in findings}
+    return {
+        "source": source,
+        "session": session,
+        "format": None,
+        "kind": checkpoint.shape,
+        "savedAt": iso_utc(checkpoint.checkpointed_at),
+        "savedAtMs": checkpoint.checkpointed_at,
+        "messageCount": None,
+        "owner": None,
+        "runId": checkpoint.run_id,
+        "liveMessages": len(checkpoint.history),
+        "folds": len(checkpoint.spans),
+        "scheme": graph.scheme,
+        "findings": len(findings),
+        "worst": next((s for s in SEVERITIES if s in severities), None),
+        "error": None,
+    }
+
+
+def unreadable_row(source: str, session: str, error: FoldctlError) -> dict[str, Any]:
+    """The row of a session that could not be read: its name and the error."""
+    row: dict[str, Any] = dict.fromkeys(ALL_COLUMNS)
+    row.update(source=source, session=session, kind="unreadable", error=str(error))
+    return row

@@ -18,8 +18,9 @@ from tests.support import CONFORMANCE, REPO, SAMPLES, app, jsonl, run_cli
 from tests.support.builders import audit_monday, detached_convo, friday_of, lost_evidence, write_doc
 
 DOCS = REPO / "docs" / "output.md"
-#: Commands whose output is not JSON: an HTML file, and the schemas themselves.
-NO_JSON = {"report", "schema"}
+#: Commands whose output is not JSON: an HTML file, the schemas themselves, and the MCP
+#: server (its answers are the other commands' records; its tools carry their schemas).
+NO_JSON = {"report", "schema", "mcp"}
 
 
 def validator(command: str, *, record: bool) -> jsonschema.Draft202012Validator:

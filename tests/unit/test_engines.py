@@ -138,7 +138,7 @@ def test_importing_foldctl_loads_no_engine() -> None:
     code = (
         "import foldctl, sys; foldctl.open('sample_checkpoints/nested_chain.json')\n"
         "list(foldctl.grep('refund', ['sample_checkpoints']))\n"
-        "heavy = ('pyarrow', 'dask', 'distributed', 'duckdb', 'pandas', 'typer', 'rich')\n"
+        "heavy = ('pyarrow', 'dask', 'distributed', 'duckdb', 'pandas', 'typer', 'rich', 'mcp')\n"
         "print(sorted(m for m in heavy if m in sys.modules))"
     )
     proc = subprocess.run(

@@ -28,14 +28,22 @@ PACKAGE = REPO / "foldctl"
 ARCHITECTURE = REPO / "docs" / "architecture.md"
 
 #: What a module under ``cli/`` may import of foldctl: the package face, the errors, the
-#: renderers and the command line itself.
-CLI_MAY_IMPORT = ("foldctl", "foldctl.errors", "foldctl.render", "foldctl.cli")
+#: renderers, the MCP server (which the ``mcp`` command starts) and the command line itself.
+CLI_MAY_IMPORT = ("foldctl", "foldctl.errors", "foldctl.render", "foldctl.mcp", "foldctl.cli")
+#: What a module under ``mcp/`` (the MCP server, the command line's peer) may import of
+#: foldctl: the package face, the errors, the optional-package loader (its SDK comes
+#: through it), the JSON writer, and the server itself.
+MCP_MAY_IMPORT = (
+    "foldctl",
+    "foldctl.errors",
+    "foldctl.optional",
+    "foldctl.jsoncodec",
+    "foldctl.mcp",
+)
 
 
-def _face_or_above(name: str) -> bool:
-    return name == "foldctl" or any(
-        name == a or name.startswith(a + ".") for a in CLI_MAY_IMPORT[1:]
-    )
+def _face_or_above(name: str, allowed: tuple[str, ...] = CLI_MAY_IMPORT) -> bool:
+    return name == "foldctl" or any(name == a or name.startswith(a + ".") for a in allowed[1:])
 
 
 #: The only modules that import rich: the terminal painter and the progress line.
@@ -295,6 +303,17 @@ class House:
             if name.split(".")[0] == "foldctl" and not _face_or_above(name)
         ]
 
+    def mcp_beside_the_face(self) -> list[str]:
+        """Imports by ``mcp/`` of anything of foldctl but what :data:`MCP_MAY_IMPORT`
+        names (types included)."""
+        return [
+            f"{module}:{line} imports {name}"
+            for module in self.modules
+            if room(module) == "mcp"
+            for name, line in self.imports(module, type_checking=True)
+            if name.split(".")[0] == "foldctl" and not _face_or_above(name, MCP_MAY_IMPORT)
+        ]
+
     def effects(self) -> list[str]:
         """Library code (all but ``cli/`` and ``__main__``) that prints, reads standard input
         or exits, however spelled."""
@@ -317,6 +336,7 @@ class House:
             out += self.importers_of(forbidden, allowed)
         out += self.importers_of("rich", RICH_MODULES)
         out += self.cli_beside_the_face()
+        out += self.mcp_beside_the_face()
         out += self.effects()
         return out
 
@@ -373,6 +393,10 @@ TERMINAL_RULES: tuple[tuple[str, set[str]], ...] = (
     ("distributed", set()),
     ("duckdb", set()),
     ("pandas", {"dask"}),
+    # the MCP server: its SDK (the ``mcp`` extra) and the server itself
+    ("mcp", {"mcp"}),
+    ("anyio", {"mcp"}),
+    ("foldctl.mcp", {"mcp", "cli"}),
 )
 
 
@@ -439,6 +463,11 @@ def test_sources_and_load_know_nothing_above_them(house: House) -> None:
 def test_the_command_line_goes_through_the_public_face(house: House) -> None:
     found = house.cli_beside_the_face()
     assert not found, "the command line imports the library beside its face:\n" + "\n".join(found)
+
+
+def test_the_mcp_server_goes_through_the_public_face(house: House) -> None:
+    found = house.mcp_beside_the_face()
+    assert not found, "the MCP server imports the library beside its face:\n" + "\n".join(found)
 
 
 def test_library_code_never_prints_reads_stdin_or_exits(house: House) -> None:
@@ -528,6 +557,18 @@ PLANTED = [
         "def _hide():\n    from foldctl.redact import Redactor\n    return Redactor\n",
         "along a floor: foldctl.claims.check -> foldctl.redact",
         id="claims-imports-redact",
+    ),
+    pytest.param(
+        "mcp/tools.py",
+        "def _inside():\n    from foldctl.graph.walk import walk\n    return walk\n",
+        "foldctl.mcp.tools:",
+        id="mcp-beside-the-face",
+    ),
+    pytest.param(
+        "api.py",
+        "def _serve():\n    import mcp.server\n    return mcp.server\n",
+        "foldctl.api:",
+        id="mcp-sdk-outside-the-server",
     ),
     pytest.param(
         "cli/commands/show.py",

@@ -42,6 +42,7 @@ from foldctl.load.fast import try_load
 from foldctl.model import Checkpoint, frame_indices
 from foldctl.sources.files import decompress
 from foldctl.sources.store import Store, split_source
+from tools.fuzz import mcp_target
 from tools.fuzz.outcome import OutputBudgetExceeded, TargetResult, input_size, output_budget
 
 #: The directory of the package under test: frames inside it are "foldctl frames".
@@ -86,6 +87,10 @@ class Target:
 _graphs: dict[str, tuple[FoldGraph, str] | FoldctlError] = {}
 
 
+#: Modules that import an optional extra that is not installed (the MCP server's SDK).
+_NEEDS_ABSENT_EXTRA: Final = () if mcp_target.HAS_SDK else ("foldctl.mcp.server",)
+
+
 def preload() -> list[str]:
     """Import every module of foldctl (but ``__main__``), and return their names.
 
@@ -96,7 +101,7 @@ def preload() -> list[str]:
     """
     names = []
     for info in pkgutil.walk_packages(foldctl.__path__, "foldctl."):
-        if info.name != "foldctl.__main__":
+        if info.name != "foldctl.__main__" and info.name not in _NEEDS_ABSENT_EXTRA:
             importlib.import_module(info.name)
             names.append(info.name)
     return names
@@ -547,6 +552,7 @@ TARGETS: Final[tuple[Target, ...]] = (
     Target("grep", grep, _BOTH, needs_graph=False, runs=5),
     Target("diff", None, _BOTH, paired=diff_against, runs=6),
     Target("sessions", sessions, _STORE, needs_graph=False, runs=3),
+    Target("mcp", mcp_target.mcp, _BOTH, needs_graph=False, runs=12),
     Target("cli-show", cli("show"), _BOTH, needs_graph=False, cli=True),
     Target("cli-expand", cli("expand", "--include-detached"), _BOTH, needs_graph=False, cli=True),
     Target("cli-verify", cli("verify"), _BOTH, needs_graph=False, cli=True),
