@@ -26,7 +26,13 @@ def expand(
     out: Output,
     scheme: SchemeOpt = None,
     depth: Annotated[
-        int | None, typer.Option("--depth", min=0, help="Expand at most N levels of folds.")
+        int | None,
+        typer.Option(
+            "--depth",
+            min=0,
+            help="Expand at most N levels of folds (with --only, counted from the fold it "
+            "names: --depth 1 opens that one).",
+        ),
     ] = None,
     only: Annotated[
         str | None,
