@@ -259,6 +259,9 @@ details.fold>.facts,.fold-flat>.facts{font-size:.82rem;margin:.2rem 0 .4rem}
 .flat-start{font-size:.88rem;margin:.2rem 0}
 .flat-end{font-size:.8rem;color:var(--muted);border-bottom:2px dashed #9fb6dc;margin:.2rem 0 .6rem}
 td.tree,td.nowrap{white-space:nowrap}
+details.all{display:inline}details.all>summary{cursor:pointer;color:var(--accent)}
+ul.all{columns:16rem;margin:.2rem 0;padding-left:1.2rem;font-family:ui-monospace,monospace;
+font-size:.8rem}
 """
     + "".join(f".ind-{n}{{padding-left:{0.5 + n * 0.9:.1f}rem}}" for n in range(1, 13))
     + "\n"
@@ -424,13 +427,15 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
             ("folded messages", f"{c['foldedMessages']} kept verbatim"),
             ("deepest fold", str(c["maxDepth"])),
             ("ambiguous fingerprints", str(c["ambiguousFingerprints"])),
-            ("runs", ", ".join(doc["runs"])),
-            ("models", ", ".join(doc["models"]) or "(none)"),
         ]
         with w.tag("dl", {"class": "overview"}):
             for name, value in rows:
                 w.el("dt", name)
                 w.el("dd", value)
+            for name, items in (("runs", doc["runs"]), ("models", doc["models"])):
+                w.el("dt", name)
+                with w.tag("dd"):
+                    _brief_list(w, items, name)
             w.el("dt", "original input")
             with w.tag("dd"):
                 w.el("pre", doc["originalInput"], {"class": "input"})
@@ -444,6 +449,27 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
                 ("provenance", "Provenance"),
             ):
                 w.el("a", label, {"href": f"#{anchor}"})
+
+
+#: A list in the overview shows this many items; the rest are one click away.
+BRIEF_ITEMS: Final = 3
+
+
+def _brief_list(w: Writer, items: Sequence[str], noun: str) -> None:
+    """A list of ids as ``show`` writes it, its count and its first few, with the whole
+    list in a ``<details>`` one click away: 222 run ids do not fill the overview."""
+    if not items:
+        w.text("(none)")
+        return
+    if len(items) <= BRIEF_ITEMS + 1:
+        w.text(", ".join(items))
+        return
+    w.text(f"{len(items)}: {', '.join(items[:BRIEF_ITEMS])}, … ")
+    with w.tag("details", {"class": "all"}):
+        w.el("summary", f"all {len(items)} {noun}")
+        with w.tag("ul", {"class": "all"}):
+            for item in items:
+                w.el("li", item)
 
 
 def _findings(w: Writer, findings: Sequence[Finding] | None, anchors: _Anchors) -> None:

@@ -658,3 +658,22 @@ def test_entities_in_content_stay_literal(tmp_path: Path) -> None:
     path = write(tmp_path, checkpoint([{"role": "user", "content": "&lt;b&gt; &amp;amp;"}], None))
     page = Page(report_of(path))
     assert "&lt;b&gt; &amp;amp;" in {e.text for e in page.find("pre")}
+
+
+def test_many_runs_show_the_first_few_and_the_rest_one_click_away(tmp_path: Path) -> None:
+    doc = chain_checkpoint(12)
+    for n, span in enumerate(doc["folded"]):
+        span["runId"] = f"run-{n:02d}"
+    path = write(tmp_path, doc)
+    out = tmp_path / "r.html"
+    assert run_cli("report", str(path), "-o", str(out), "--now", STAMP).exit_code == 0
+    page = Page(out.read_text(encoding="utf-8"))
+    runs = next(e for e in page.find("dt") if e.text == "runs")
+    shown = page.elements[runs.index + 1]  # its <dd>
+    assert shown.tag == "dd"
+    assert shown.text.startswith("13: run-00, run-01, run-02, … ")  # run-1 (the top) and 12
+    (folded,) = [e for e in page.inside(shown) if e.tag == "details"]
+    assert "open" not in folded.attrs  # one click away, not in the way
+    assert [e.text for e in page.inside(folded) if e.tag == "li"] == sorted(
+        ["run-1", *(f"run-{n:02d}" for n in range(12))]
+    )
