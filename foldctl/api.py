@@ -423,16 +423,17 @@ def grep_records(
     progress: Progress | None = None,
 ) -> GrepRun:
     """What ``foldctl grep`` prints: a :class:`GrepRun` that streams each source's hits as
-    plain records (or, ``mode="count"``, a count per source; ``"files"``, the sources
-    that match), searched by ``jobs`` worker processes and answered in order.  Consume it
-    once; a source that cannot be read goes to ``on_error`` as it comes; then
-    ``exit_status()`` is grep's.  With ``redactor``, what is searched and shown is the
-    redacted text."""
+    plain records (``mode="matches"``: the same records, text showing each match alone, as
+    ``grep -o``; ``"count"``, a count per source; ``"files"``, the sources that match),
+    searched by ``jobs`` worker processes and answered in order.  Consume it once (or ask
+    ``found_any()``, which stops at the first source that matches, as ``grep -q``); a
+    source that cannot be read goes to ``on_error`` as it comes; then ``exit_status()``
+    is grep's.  With ``redactor``, what is searched and shown is the redacted text."""
     from foldctl.query.grep import GrepRun, grep_sources
 
     found = _scan(_items(sources, "grep"), exclude)
     events = grep_sources(
-        [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode != "hits",
+        [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode in ("count", "files"),
         found=found, on_done=_on_done(found, progress), redactor=redactor,
     )  # fmt: skip
     return GrepRun(events, on_error or _raise, mode, query)

@@ -62,6 +62,46 @@ class Query:
     after: int = 0
     folds: FoldFilter = NO_FILTER
     replays: Replays = "full"
+    #: what a person may have meant otherwise (GNU grep's ``\\|``), said once by the caller
+    notes: tuple[str, ...] = ()
+
+
+#: What GNU grep's basic syntax writes escaped (``\\|``, ``\\(``, ``\\)``, ``\\{``), and
+#: what each is in a Python pattern.
+_GNU_ESCAPES: Final = {
+    "|": "alternation is |",
+    "(": "a group is (...)",
+    ")": "a group is (...)",
+    "{": "a repeat is {m,n}",
+}
+
+
+def gnu_escapes(pattern: str) -> list[str]:
+    """The GNU-style escapes in ``pattern`` (``\\|``, ``\\(``, ``\\)``, ``\\{``), in order,
+    each once; an escaped backslash (``\\\\|``) is not one."""
+    found: list[str] = []
+    i = 0
+    while i < len(pattern) - 1:
+        if pattern[i] == "\\":
+            escaped = pattern[i + 1]
+            if escaped in _GNU_ESCAPES and "\\" + escaped not in found:
+                found.append("\\" + escaped)
+            i += 2
+        else:
+            i += 1
+    return found
+
+
+def _gnu_note(patterns: Sequence[str]) -> tuple[str, ...]:
+    escapes = list(dict.fromkeys(e for p in patterns for e in gnu_escapes(p)))
+    if not escapes:
+        return ()
+    meant = "; ".join(dict.fromkeys(_GNU_ESCAPES[e[1]] for e in escapes))
+    return (
+        f"the pattern has {', '.join(escapes)} as GNU grep writes them; patterns are Python "
+        f"regular expressions, where {escapes[0]} matches a literal {escapes[0][1]} ({meant}; "
+        "-F searches for a plain string)",
+    )
 
 
 def compile_query(
@@ -112,6 +152,7 @@ def compile_query(
         after=after,
         folds=folds,
         replays=replays,
+        notes=() if fixed else _gnu_note(patterns),
     )
 
 
@@ -596,7 +637,10 @@ def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
         yield {**base, "field": m.field, "start": m.start, "end": m.end, "text": m.text}
 
 
-Mode = Literal["hits", "count", "files"]
+#: What a search answers: every hit (``hits``), each hit's matches alone (``matches``, grep
+#: ``-o``: the records are the hits all the same), a count per source (``count``), or
+#: the sources that match (``files``).
+Mode = Literal["hits", "matches", "count", "files"]
 
 
 class GrepRun:
@@ -666,6 +710,13 @@ class GrepRun:
         if self.mode == "files":
             return self.file_rows(), ("source",)
         return (row for hit in self.hits() for row in hit_rows(hit)), GREP_COLUMNS
+
+    def found_any(self) -> bool:
+        """Whether any source matches, the search stopped at the first that does (grep
+        ``-q``); a source that could not be read before it goes to ``report``."""
+        for _ in self.file_rows():
+            return True  # the search is left there: the rest is never read
+        return False
 
     def exit_status(self) -> ExitStatus:
         """2 when any source failed (even if another matched, as grep does), else 0 when

@@ -14,7 +14,7 @@ from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Jobs, Output, Redaction, ReplaysOpt, SchemeOpt, replays_mode
 from foldctl.cli.output import emit
 from foldctl.cli.progress import progress_line
-from foldctl.errors import UsageError
+from foldctl.errors import ExitStatus, UsageError
 
 
 @command()
@@ -93,6 +93,31 @@ def grep(
     files: Annotated[
         bool, typer.Option("--files-with-matches", "-l", help="Only the sources that match.")
     ] = False,
+    only_matching: Annotated[
+        bool,
+        typer.Option(
+            "--only-matching",
+            "-o",
+            help="Text: each match alone, source:locator:role: match (machine formats list "
+            "the matches of every hit anyway).",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "--silent",
+            "-q",
+            help="Print nothing; exit 0 at the first match (even if a source could not be "
+            "read), else 1, or 2 when a source could not be read.",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", help="Also say how many sources were passed over without decoding."
+        ),
+    ] = False,
     *,
     folds: Folds,
     replays: ReplaysOpt = "full",
@@ -126,24 +151,29 @@ def grep(
         after=after if after is not None else context or 0,
         folds=folds.filter(), replays=replays_mode(replays),
     )  # fmt: skip
+    for note in query.notes:  # once, before any output
+        say(f"warning: {note}")
     redactor = redaction.redactor()
     with progress_line("searching") as progress:
         run = foldctl.grep_records(
             query, sources(rest), scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
-            mode="files" if files else "count" if count else "hits", redactor=redactor,
-            on_error=report_error, progress=progress,
+            mode="files" if files or quiet else "count" if count
+            else "matches" if only_matching else "hits",
+            redactor=redactor, on_error=report_error, progress=progress,
         )  # fmt: skip
+        if quiet:
+            raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())
         emit("grep", out, run)
-    if run.undecoded:
-        note_undecoded(run.undecoded, len(run.counts))
+    if run.undecoded and (verbose or run.failed):
+        say(
+            f"{run.undecoded} of {len(run.counts)} source(s) not decoded: their bytes cannot "
+            "hold a match, so they were not checked for errors (FOLDCTL_GREP_PREFILTER=0 "
+            "decodes every one)"
+        )
     raise typer.Exit(run.exit_status())
 
 
-def note_undecoded(undecoded: int, readable: int) -> None:
-    """Say what the prefilter passed over: it was not decoded, so it was not checked."""
-    sys.stderr.write(
-        f"foldctl: {undecoded} of {readable} source(s) not decoded: their bytes cannot hold "
-        "a match, so they were not checked for errors (FOLDCTL_GREP_PREFILTER=0 decodes "
-        "every one)\n"
-    )
+def say(text: str) -> None:
+    """A note on standard error, ``foldctl: ...``."""
+    sys.stderr.write(f"foldctl: {foldctl.one_line(text)}\n")
     sys.stderr.flush()
