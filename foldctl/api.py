@@ -169,18 +169,22 @@ class Conversation:
         include_detached: bool = False,
         folds: FoldFilter | None = None,
         replays: Replays = "full",
+        claims: bool = False,
     ) -> Transcript:
         """What ``foldctl expand`` prints: the transcript, or the part ``only`` names (a
         locator, a span ``fN`` or a digest), ``depth`` levels of folds at most, with the
         frames (``keep_frames``), then the detached and orphan spans
         (``include_detached``), only the folds that pass ``folds``; a replayed span in
-        full or (``replays="ref"``) as a reference to its first placement."""
+        full or (``replays="ref"``) as a reference to its first placement.  ``claims``
+        checks every summary against its originals first (:meth:`claims`), so the text
+        and markdown formats show each summary's findings with it."""
         from foldctl.query.filters import NO_FILTER
         from foldctl.query.transcript import transcript
 
         return transcript(
             self.graph, depth=depth, only=only, keep_frames=keep_frames,
             include_detached=include_detached, folds=folds or NO_FILTER, replays=replays,
+            claims=self.claims() if claims else None,
         )  # fmt: skip
 
     def spans_table(self, folds: FoldFilter | None = None) -> Table:

@@ -20,6 +20,7 @@ from foldctl.query.records import Overview, Table
 from foldctl.query.transcript import Transcript
 from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
+from foldctl.render.claim_notes import finding_lines
 from foldctl.render.fields import call_rest, content_text, other_fields, tool_calls
 from foldctl.render.sink import text_lines
 from foldctl.termsafe import visible
@@ -241,10 +242,19 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
     return line
 
 
-def transcript(events: Iterable[Event], *, unicode: bool) -> Iterator[Line]:
+def transcript(
+    events: Iterable[Event], *, unicode: bool, result: Transcript | None = None
+) -> Iterator[Line]:
+    """The transcript as lines; with the claims checked (``result.claims``), what the check
+    found in each summary under its fold's header (or under the frame shown as a row)."""
+    checked = result is not None and result.claims is not None
     for event in events:
         if isinstance(event, FoldStart):
             yield _fold_header(event, unicode)
+            if checked and result is not None:
+                body = _indent(event.context.depth, unicode) + "  "
+                for f in result.span_claims(event.span.index):
+                    yield from finding_lines(f, "claim ", unicode, body)
             continue
         if isinstance(event, FoldEnd):
             bar = _indent(event.context.depth - 1, unicode)
@@ -252,6 +262,10 @@ def transcript(events: Iterable[Event], *, unicode: bool) -> Iterator[Line]:
             yield [(bar + corner, "dim"), (f"end of span {event.span.index}", "dim")]
             continue
         yield from _message(event, unicode)
+        if checked and result is not None and event.frame is not None:
+            body = _indent(event.depth, unicode) + "    "
+            for f in result.frame_claims(event):
+                yield from finding_lines(f, "claim ", unicode, body)
 
 
 def _message(row: Row, unicode: bool) -> Iterator[Line]:
@@ -318,7 +332,7 @@ def show(result: Overview, output: Output) -> None:
 
 
 def expand(result: Transcript, output: Output) -> None:
-    text_lines(transcript(result.events, unicode=output.color), output)
+    text_lines(transcript(result.events, unicode=output.color, result=result), output)
 
 
 def fingerprint(result: Fingerprints, output: Output) -> None:

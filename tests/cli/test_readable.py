@@ -86,6 +86,54 @@ def test_a_deep_tree_shows_its_depth_and_counts_what_it_leaves_out(deep_chain: P
     assert len(doc["tree"]) == 1000  # the full tree in JSON
 
 
+def test_markdown_shows_each_summary_as_a_claim_before_its_originals() -> None:
+    source = str(SAMPLES / "nested_chain.json")
+    out = run_cli("expand", source, "-f", "markdown").stdout
+    lines = out.split("\n")
+    fold = lines.index(next(line for line in lines if line.startswith("## fold: span 6 ")))
+    claim = lines.index(
+        "> **Claim.** The summary at `h1`, written by `summarizer-mini`: what a "
+        "model wrote about the conversation, not the conversation."
+    )
+    first_original = next(n for n, line in enumerate(lines) if "`f6:1`" in line)
+    assert fold < claim < first_original
+    summary = lines[claim + 2 : claim + 6]
+    assert summary[0] == "```text" and summary[1].startswith("[compacted history — 3 earlier")
+    assert summary[3].startswith("Summary 7: refund RF-9120 approved")
+    # the claims check runs: the false claim is shown with what the originals say
+    block = "\n".join(lines[claim:first_original])
+    assert "Claims check: 1 finding(s) that this summary is wrong:" in block
+    assert "- **contradicted** status `approved` — summary `h1` of span 6" in block
+    assert "  - original line: `status: pending_approval`" in block
+    plain = run_cli("expand", source, "-f", "markdown", "--no-claims").stdout
+    assert "Summary 7: refund RF-9120 approved" in plain and "Claims check" not in plain
+    text = run_cli("expand", source, "--claims").stdout
+    assert "|   claim contradicted status approved  (summary of span 6:" in text
+    refused = run_cli("expand", source, "--claims", "-f", "jsonl")
+    assert refused.exit_code == 2 and "foldctl claims --format json" in refused.stderr
+
+
+def test_markdown_nests_to_a_readable_depth_then_writes_it_out(deep_chain: Path) -> None:
+    source = str(deep_chain)
+    out = run_cli("expand", source, "-f", "markdown", "--no-claims").stdout.split("\n")
+    headings = [line for line in out if line.startswith("#")]
+    assert max(len(line) - len(line.lstrip("#")) for line in headings) == 6
+    folds = [line for line in out if "fold: span" in line]
+    assert len(folds) == 1000 and all(len(line) <= MAX_LINE for line in folds)
+    nested = [line for line in folds if line.startswith("#")]
+    assert [line.split(" ")[0] for line in nested] == ["##", "###", "####", "#####"]
+    assert folds[4].startswith("- **fold: span 995** · depth 5 (outermost span 999)")
+    assert "###### depth 1000 · `f0:0` assistant" in out
+    assert "*end of span 0 (depth 1000)*" in out
+    # every summary is there, before the originals it stands for
+    assert sum(line.startswith("> **Claim.**") for line in out) == 1000
+    tree = run_cli("show", source, "-f", "markdown").stdout.split("\n")
+    items = [line for line in tree if line.lstrip().startswith("- ") and " span " in line]
+    assert len(items) == 1000
+    assert max(len(line) - len(line.lstrip()) for line in items) == 6  # four levels in
+    assert items[-1].startswith("      - depth 1000: `f1:0` span 0:")
+
+
 def test_machine_rows_stay_linear_at_any_depth(tmp_path: Path) -> None:
     """Past CHAIN_FIELD_MAX levels a JSONL row's ``chain`` lists the innermost spans (the
     library keeps the whole chain, ``depth`` its length): 10,000 deep, the full chains

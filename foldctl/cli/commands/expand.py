@@ -18,6 +18,7 @@ from foldctl.cli.options import (
     replays_mode,
 )
 from foldctl.cli.output import emit
+from foldctl.errors import UsageError
 
 
 @command()
@@ -53,16 +54,34 @@ def expand(
             help="After the transcript, the originals of detached and orphan spans.",
         ),
     ] = False,
+    claims: Annotated[
+        bool | None,
+        typer.Option(
+            "--claims/--no-claims",
+            help="Check each summary against its originals and show what is found under it "
+            "(text and markdown; markdown does by default).",
+        ),
+    ] = None,
     *,
     folds: Folds,
     replays: ReplaysOpt = "full",
     redaction: Redaction,
 ) -> None:
-    """The conversation before any fold, every message with its locator."""
+    """The conversation before any fold, every message with its locator.
+
+    Markdown shows each summary, marked as a claim, before the originals it stands for,
+    with what the claims check found in it (--no-claims: without checking).
+    """
+    check = out.fmt == "markdown" if claims is None else claims
+    if check and out.fmt in ("json", "jsonl"):
+        raise UsageError(
+            "--claims shows findings in text and markdown; for JSON, `foldctl claims "
+            "--format json` lists them"
+        )
     redactor = redaction.redactor()
     conversation = opened(source_arg, scheme).redacted(redactor)
     result = conversation.transcript(
         depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached,
-        folds=folds.filter(), replays=replays_mode(replays),
+        folds=folds.filter(), replays=replays_mode(replays), claims=check,
     )  # fmt: skip
     emit("expand", out, result)
