@@ -488,14 +488,17 @@ def check_claims(
     redactor: Redactor | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
     exclude: str | Sequence[str] = (),
+    jobs: int | None = 1,
 ) -> ClaimsResult:
     """What ``foldctl claims`` prints: every summary of every source checked against the
-    originals it stands for (docs/claims.md).  A source that cannot be read goes to
-    ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or line
-    quotes a secret."""
+    originals it stands for (docs/claims.md), by ``jobs`` worker processes (``None``:
+    one per CPU), answered in the order of the sources.  A source that cannot be read
+    goes to ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or
+    line quotes a secret."""
     from foldctl.claims.record import claims_of
 
-    result = claims_of(_items(sources, "check_claims"), scheme, on_error, _excludes(exclude))
+    specs = _items(sources, "check_claims")
+    result = claims_of(specs, scheme, on_error, _excludes(exclude), jobs=jobs)
     if redactor is not None:
         from foldctl.redact.apply import redact_claims
 
@@ -592,14 +595,15 @@ def report(
     source: Openable,
     *,
     scheme: str | None = None,
-    replays: Replays = "ref",
+    replays: Replays = "full",
     redactor: Redactor | None = None,
     generated_at_ms: float | None = None,
 ) -> Report:
     """What ``foldctl report`` renders as HTML: the joined checkpoint, every finding (the
     audit and the claims), and the provenance of the bytes it was read from (their size
-    and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"``
-    checks first that the expansion is not far larger than the record."""
+    and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"`` (as
+    everywhere) checks first that the expansion is not far larger than the record;
+    ``"ref"`` shows a replayed span as a link to its first placement."""
     from foldctl.audit.checks import audit
     from foldctl.claims.record import audit_findings
     from foldctl.graph.open import open_evidence

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
+from foldctl.audit.batch import crashed
 from foldctl.audit.codes import Finding as AuditFinding
 from foldctl.audit.codes import finding
 from foldctl.claims.check import ClaimFinding, check_summary, unverifiable
@@ -37,7 +38,8 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text, brief, dumps
 from foldctl.model import Message
-from foldctl.sources.files import SourceSpec
+from foldctl.parallel import map_ordered
+from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
 
 #: The finding kinds that are something wrong (``unverifiable`` is not).
@@ -292,35 +294,62 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: One source for a worker: the source (or the error in its place), the scheme, and
+#: whether a directory scan found it (JSON that is no checkpoint is then passed over).
+ClaimsItem = tuple[SourceSpec | FoldctlError, str | None, bool]
+#: A source's claims, the error that kept it from being read, or None (passed over).
+ClaimsOutcome = tuple[str, tuple[SummaryFinding, ...]] | FoldctlError | None
+
+
+def claims_of_source(item: ClaimsItem) -> ClaimsOutcome:
+    """The claims of one source, in whichever process reads it."""
+    spec, scheme, lenient = item
+    if isinstance(spec, FoldctlError):
+        return spec
+    try:
+        graph, _ = open_graph(spec, scheme)
+        return graph.checkpoint.source, tuple(check_graph(graph))
+    except NotACheckpoint as e:
+        return None if lenient else e  # JSON found in a directory that is no checkpoint
+    except FoldctlError as e:
+        return e
+
+
+def _crashed(item: ClaimsItem) -> ClaimsOutcome:
+    spec = item[0]
+    return crashed(source_name(spec) if not isinstance(spec, FoldctlError) else "?")
+
+
+def _is_local(item: ClaimsItem) -> bool:
+    return not isinstance(item[0], str)  # bytes in hand, or an error: nothing to ship
+
+
 def claims_of(
     specs: Sequence[SourceSpec],
     scheme: str | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
     excludes: Sequence[str] = DEFAULT_EXCLUDES,
+    jobs: int | None = 1,
 ) -> ClaimsResult:
     """The claims of every source (directories and stores expanded as ``verify`` does,
-    ``excludes`` skipped); a source that cannot be read goes to ``on_error`` and into
+    ``excludes`` skipped), by ``jobs`` worker processes (``None``: one per CPU), in the
+    order of the sources; a source that cannot be read goes to ``on_error`` and into
     ``failures``."""
     found = scan_sources(specs, excludes)
+    items: list[ClaimsItem] = [
+        (spec, scheme, isinstance(spec, str) and spec in found.from_directories)
+        for spec in found.entries
+    ]
     results: list[tuple[str, tuple[SummaryFinding, ...]]] = []
     failures: list[FoldctlError] = []
-    for spec in found.entries:
-        error = spec if isinstance(spec, FoldctlError) else None
-        if not isinstance(spec, FoldctlError):
-            try:
-                graph, _ = open_graph(spec, scheme)
-                results.append((graph.checkpoint.source, tuple(check_graph(graph))))
-                continue
-            except NotACheckpoint as e:
-                if isinstance(spec, str) and spec in found.from_directories:
-                    continue  # JSON found in a directory that is no checkpoint at all
-                error = e
-            except FoldctlError as e:
-                error = e
-        assert error is not None
-        failures.append(error)
-        if on_error is not None:
-            on_error(error)
+    outcomes = map_ordered(claims_of_source, items, jobs=jobs, local=_is_local, on_crash=_crashed)
+    for outcome in outcomes:
+        if isinstance(outcome, FoldctlError):
+            failures.append(outcome)
+            if on_error is not None:
+                on_error(outcome)
+        elif outcome is not None:
+            results.append(outcome)
     return ClaimsResult(tuple(results), tuple(failures))
 
 

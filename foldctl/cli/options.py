@@ -111,6 +111,18 @@ ColorOpt = Annotated[
 
 @group
 @dataclasses.dataclass(frozen=True, slots=True)
+class Expansion:
+    """``--replays``, with the one default of every command that expands a transcript
+    (``expand``, ``grep``, ``report``; docs/decisions.md says why it is ``full``)."""
+
+    replays: ReplaysOpt = "full"
+
+    def mode(self) -> Replays:
+        return replays_mode(self.replays)
+
+
+@group
+@dataclasses.dataclass(frozen=True, slots=True)
 class Output:
     """``--format`` (the formats the renderer registry declares for the command) and
     ``--color``."""
@@ -155,21 +167,9 @@ ExcludeOpt = Annotated[
 
 @group
 @dataclasses.dataclass(frozen=True, slots=True)
-class Jobs:
-    """``--jobs``: how many worker processes read many sources."""
-
-    jobs: JobsOpt = None
-
-    def excludes(self) -> tuple[str, ...]:
-        return ()
-
-
-@group
-@dataclasses.dataclass(frozen=True, slots=True)
 class Sources:
     """``--exclude`` and ``--jobs``: what a directory yields, and how many worker
-    processes read it (a command taking :class:`Jobs` takes this instead to gain
-    ``--exclude``)."""
+    processes read it; every command that takes directories takes both."""
 
     exclude: ExcludeOpt = None
     jobs: JobsOpt = None

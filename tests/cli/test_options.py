@@ -9,7 +9,7 @@ from typing import Annotated
 import pytest
 import typer
 
-from foldctl.cli.options import Jobs, Output, Redaction, grouped
+from foldctl.cli.options import Output, Redaction, Sources, grouped
 from tests.support import SAMPLES, run_cli, run_proc
 
 NESTED = str(SAMPLES / "nested_chain.json")
@@ -26,21 +26,21 @@ GROUPS = {
     ],
     "folds": ["--model", "--run", "--since", "--until", "--span"],
     "sources": ["--exclude", "--jobs"],
-    "jobs": ["--jobs"],
+    "expansion": ["--replays"],
 }
 TAKES = {
     "show": ["output", "redaction"],
-    "expand": ["output", "folds", "redaction"],
+    "expand": ["output", "folds", "expansion", "redaction"],
     "spans": ["output", "folds"],
     "stages": ["output"],
     "verify": ["sources", "output"],
-    "grep": ["folds", "redaction", "jobs", "output"],
-    "locate": ["jobs", "output", "redaction"],
+    "grep": ["folds", "expansion", "redaction", "sources", "output"],
+    "locate": ["sources", "output", "redaction"],
     "diff": ["output", "redaction"],
     "sessions": ["output"],
     "fingerprint": ["output"],
-    "report": ["redaction"],
-    "claims": ["output", "redaction"],
+    "report": ["expansion", "redaction"],
+    "claims": ["sources", "output", "redaction"],
     "redactions": ["output"],
     "export": ["sources", "output"],
 }
@@ -82,7 +82,7 @@ def test_a_group_option_is_refused_in_one_line_like_any_other() -> None:
 
 
 def test_a_group_that_repeats_an_option_of_the_command_is_refused() -> None:
-    def clash(jobs: Annotated[int, typer.Option("--jobs")] = 1, *, src: Jobs) -> None: ...
+    def clash(jobs: Annotated[int, typer.Option("--jobs")] = 1, *, src: Sources) -> None: ...
 
     with pytest.raises(TypeError, match="repeats a parameter"):
         grouped(clash)

@@ -349,14 +349,14 @@ def test_a_replayed_frame_is_marked_in_every_format(tmp_path: Path) -> None:
     markdown = run_cli("expand", source, "-f", "markdown").stdout
     assert "**replay 2**" in markdown and "— replay 2" in markdown
     page = tmp_path / "r.html"
-    run_cli("report", source, "-o", str(page))
+    run_cli("report", source, "-o", str(page), "--replays", "ref")
     html = page.read_text("utf-8")
     assert "replay 2: the same messages as at its first placement" in html
-    # The report links a replay to its first placement instead of repeating it.
+    # By reference, the report links a replay to its first placement instead of repeating it.
     link = '<a href="#span-2">(go to the first placement)</a>'
     assert f"; not repeated here</strong> {link}" in html
     full = tmp_path / "full.html"
-    run_cli("report", source, "-o", str(full), "--replays", "full")
+    run_cli("report", source, "-o", str(full))  # full, as every command by default
     assert "not repeated here" not in full.read_text("utf-8")
     assert full.stat().st_size > page.stat().st_size
 

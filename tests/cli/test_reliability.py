@@ -265,7 +265,7 @@ def test_replays_among_detached_spans_count_toward_the_bound() -> None:
     for argv in (
         ("expand", source, "--include-detached"),
         ("grep", "-c", "a", source),
-        ("report", source, "--replays", "full", "-o", "-"),
+        ("report", source, "-o", "-"),  # full by default, as every command
     ):
         refused = run_cli(*argv)
         assert refused.exit_code == 2, argv
@@ -278,7 +278,7 @@ def test_replays_among_detached_spans_count_toward_the_bound() -> None:
     assert len(rows) <= held
     assert len({(r["locator"], r["occurrence"]) for r in rows}) == len(rows)
     assert run_cli("grep", "-c", "a", source, "--replays", "ref").exit_code in (0, 1)
-    page = run_cli("report", source, "-o", "-")
+    page = run_cli("report", source, "--replays", "ref", "-o", "-")
     assert page.exit_code == 0 and len(page.stdout) < 20 * size
 
 

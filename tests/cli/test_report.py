@@ -555,7 +555,7 @@ def test_a_store_session_is_hashed_as_the_store_file(tmp_path: Path) -> None:
     assert facts["xxh3-128"] == xxhash.xxh3_128_hexdigest(store.read_bytes())
     assert facts["source"].startswith(f"{store}#nested_chain ")
     refused = run_cli("report", f"{store}#nested_chain", "-o", str(store))
-    assert refused.exit_code == 2 and "that is the source" in refused.stderr
+    assert refused.exit_code == 2 and "report writes HTML, to a FILE.html" in refused.stderr
 
 
 def test_same_input_and_time_give_the_same_bytes(
@@ -615,7 +615,7 @@ def test_output_is_opened_only_after_success(tmp_path: Path) -> None:
 
 
 def test_evidence_is_never_overwritten_or_touched(conformance: Path, tmp_path: Path) -> None:
-    source = tmp_path / "ckpt.json"
+    source = tmp_path / "ckpt.html"  # a checkpoint may have any name, even one -o takes
     source.write_bytes(NESTED.read_bytes())
     before = (source.read_bytes(), os.stat(source).st_mtime_ns)
     refused = run_cli("report", str(source), "-o", str(source))
@@ -677,3 +677,16 @@ def test_many_runs_show_the_first_few_and_the_rest_one_click_away(tmp_path: Path
     assert [e.text for e in page.inside(folded) if e.tag == "li"] == sorted(
         ["run-1", *(f"run-{n:02d}" for n in range(12))]
     )
+
+
+def test_output_that_is_not_html_is_refused_before_any_work(tmp_path: Path) -> None:
+    for name in ("r.md", "r.json", "report"):
+        out = tmp_path / name
+        refused = run_cli("report", str(NESTED), "-o", str(out))
+        assert refused.exit_code == 2 and not out.exists()
+        assert refused.stderr == (
+            f"foldctl: error: -o {out}: report writes HTML, to a FILE.html; for markdown: "
+            f"foldctl expand {NESTED} --format markdown > {out}\n"
+        )
+    for name in ("r.html", "R.HTM"):
+        assert run_cli("report", str(NESTED), "-o", str(tmp_path / name)).exit_code == 0

@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Output, Redaction, SchemeOpt
+from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
 from foldctl.cli.output import emit
 from foldctl.errors import ExitStatus
 
@@ -25,6 +25,7 @@ def claims(
         ),
     ],
     *,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
     redaction: Redaction,
@@ -37,7 +38,10 @@ def claims(
     """
     specs = sources(source_args)
     redactor = redaction.redactor()
-    result = foldctl.check_claims(specs, scheme=scheme, redactor=redactor, on_error=report_error)
+    result = foldctl.check_claims(
+        specs, scheme=scheme, redactor=redactor, on_error=report_error, jobs=src.jobs,
+        exclude=src.excludes(),
+    )  # fmt: skip
     emit("claims", out, result)
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)

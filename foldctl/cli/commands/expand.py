@@ -8,15 +8,7 @@ import typer
 
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
-from foldctl.cli.options import (
-    Folds,
-    Output,
-    Redaction,
-    ReplaysOpt,
-    SchemeOpt,
-    SourceArg,
-    replays_mode,
-)
+from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, SourceArg
 from foldctl.cli.output import emit
 from foldctl.errors import UsageError
 
@@ -64,7 +56,7 @@ def expand(
     ] = None,
     *,
     folds: Folds,
-    replays: ReplaysOpt = "full",
+    expansion: Expansion,
     redaction: Redaction,
 ) -> None:
     """The conversation before any fold, every message with its locator.
@@ -82,6 +74,6 @@ def expand(
     conversation = opened(source_arg, scheme).redacted(redactor)
     result = conversation.transcript(
         depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached,
-        folds=folds.filter(), replays=replays_mode(replays), claims=check,
+        folds=folds.filter(), replays=expansion.mode(), claims=check,
     )  # fmt: skip
     emit("expand", out, result)

@@ -11,7 +11,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Jobs, Output, Redaction, ReplaysOpt, SchemeOpt, replays_mode
+from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
 from foldctl.cli.output import emit
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
@@ -120,9 +120,9 @@ def grep(
     ] = False,
     *,
     folds: Folds,
-    replays: ReplaysOpt = "full",
+    expansion: Expansion,
     redaction: Redaction,
-    src: Jobs,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
 ) -> None:
@@ -149,7 +149,7 @@ def grep(
         invert=invert, max_count=max_count,
         before=before if before is not None else context or 0,
         after=after if after is not None else context or 0,
-        folds=folds.filter(), replays=replays_mode(replays),
+        folds=folds.filter(), replays=expansion.mode(),
     )  # fmt: skip
     for note in query.notes:  # once, before any output
         say(f"warning: {note}")

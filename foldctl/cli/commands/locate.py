@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Jobs, Output, Redaction, SchemeOpt
+from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
 from foldctl.cli.output import answer
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
@@ -27,7 +27,7 @@ def locate(
         ),
     ],
     *,
-    src: Jobs,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
     redaction: Redaction,
