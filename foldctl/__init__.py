@@ -95,7 +95,7 @@ _HOMES = {
     "SummaryFinding": "foldctl.claims.record",
     "Row": "foldctl.graph.walk",
     "DiffResult": "foldctl.query.diff",
-    "FoldFilter": "foldctl.query.filters",
+    "FoldFilter": "foldctl.graph.filters",
     "Fingerprints": "foldctl.query.fingerprints",
     "GrepQuery": "foldctl.query.grep:Query",
     "GrepRun": "foldctl.query.grep",
@@ -137,10 +137,10 @@ if TYPE_CHECKING:
     from foldctl.claims.check import ClaimFinding
     from foldctl.claims.record import ClaimsResult, SummaryFinding
     from foldctl.errors import FoldctlError, InputError, UsageError
+    from foldctl.graph.filters import FoldFilter
     from foldctl.graph.walk import Row
     from foldctl.model import Checkpoint, Span
     from foldctl.query.diff import DiffResult
-    from foldctl.query.filters import FoldFilter
     from foldctl.query.fingerprints import Fingerprints
     from foldctl.query.grep import GrepRun, Hit
     from foldctl.query.grep import Query as GrepQuery

@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from foldctl.audit.batch import VerifyReport
     from foldctl.audit.codes import Finding, Severity
     from foldctl.claims.record import ClaimsResult, SummaryFinding
+    from foldctl.graph.filters import FoldFilter
     from foldctl.graph.resolve import FoldGraph, SpanPlace
     from foldctl.graph.walk import Replays, Row
     from foldctl.model import Checkpoint, Message, Span
     from foldctl.parquet import ExportReport
     from foldctl.query.diff import DiffResult
-    from foldctl.query.filters import FoldFilter
     from foldctl.query.fingerprints import Fingerprints
     from foldctl.query.grep import GrepRun, Hit, Mode, Query, Scope
     from foldctl.query.locate import LocateResult
@@ -153,12 +153,22 @@ class Conversation:
 
         return list(check_graph(self.graph))
 
-    def overview(self, *, claims: bool = False) -> dict[str, Any]:
+    def overview(self, *, claims: bool = False, folds: FoldFilter | None = None) -> dict[str, Any]:
         """What ``foldctl show --format json`` prints, as a document (``claims=True``:
-        ``show --claims``, which counts the ``claim-*`` findings too)."""
+        ``show --claims``, which counts the ``claim-*`` findings too; with ``folds``, the
+        fold tree and the findings of the spans that pass)."""
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.records import overview
 
-        return overview(self.graph, self.scheme_note, claims=claims)
+        return overview(self.graph, self.scheme_note, claims=claims, folds=folds or NO_FILTER)
+
+    def unmatched(self, folds: FoldFilter) -> str | None:
+        """None when some span passes ``folds`` (or it filters nothing); else one line
+        saying which filter no span passes and what this checkpoint holds (``no span with
+        model "X"; models here: x``).  A span index it does not have is a
+        :class:`~foldctl.errors.UsageError`."""
+        folds.check_spans(self.spans)
+        return folds.unmatched(folds.facts(self.spans))
 
     def transcript(
         self,
@@ -178,7 +188,7 @@ class Conversation:
         full or (``replays="ref"``) as a reference to its first placement.  ``claims``
         checks every summary against its originals first (:meth:`claims`), so the text
         and markdown formats show each summary's findings with it."""
-        from foldctl.query.filters import NO_FILTER
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.transcript import transcript
 
         return transcript(
@@ -189,7 +199,7 @@ class Conversation:
 
     def spans_table(self, folds: FoldFilter | None = None) -> Table:
         """What ``foldctl spans`` prints: one row per span (those that pass ``folds``)."""
-        from foldctl.query.filters import NO_FILTER
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.records import spans_table
 
         return spans_table(self.graph, folds or NO_FILTER)
@@ -316,14 +326,17 @@ def verify(
     claims: bool = False,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    folds: FoldFilter | None = None,
 ) -> VerifyReport:
     """The audit of many sources (files, directories, stores), with ``verify``'s verdict:
     each source's :meth:`Conversation.audit` (``claims=True``: with the ``claim-*``
     findings, as ``verify --claims``), the codes in ``ignore`` left out, exit status 1
     when a finding reaches ``fail_on``.  A source that cannot be read is in the report,
-    not raised.  ``jobs`` worker processes (``None``: one per CPU)."""
+    not raised.  ``jobs`` worker processes (``None``: one per CPU).  With ``folds``, the
+    findings about the spans that pass (``report.facts`` says what the sources held)."""
     from foldctl.audit.batch import Check, audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
+    from foldctl.graph.filters import NO_FILTER
 
     if fail_on not in SEVERITIES:
         raise UsageError(f"fail_on takes error, warning or info, not {fail_on!r}")
@@ -339,7 +352,7 @@ def verify(
     found = _scan(_items(sources, "verify"), exclude)
     audits = audit_sources(
         found.entries, scheme, jobs=jobs, on_done=_on_done(found, progress),
-        lenient=found.from_directories, checks=checks,
+        lenient=found.from_directories, checks=checks, folds=folds or NO_FILTER,
     )  # fmt: skip
     return build_report(
         audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=_excludes(exclude)
@@ -403,7 +416,7 @@ def grep_query(
     ``folded``, ``live``), ``invert``, at most ``max_count`` messages per source,
     ``before``/``after`` neighbours as context, the folds that pass ``folds``.  A
     pattern that does not compile is a :class:`~foldctl.errors.UsageError`."""
-    from foldctl.query.filters import NO_FILTER
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.query.grep import compile_query
 
     return compile_query(
@@ -489,16 +502,20 @@ def check_claims(
     on_error: Callable[[FoldctlError], None] | None = None,
     exclude: str | Sequence[str] = (),
     jobs: int | None = 1,
+    folds: FoldFilter | None = None,
 ) -> ClaimsResult:
     """What ``foldctl claims`` prints: every summary of every source checked against the
     originals it stands for (docs/claims.md), by ``jobs`` worker processes (``None``:
-    one per CPU), answered in the order of the sources.  A source that cannot be read
-    goes to ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or
-    line quotes a secret."""
+    one per CPU), answered in the order of the sources; with ``folds``, the summaries of
+    the spans that pass (``result.facts`` says what the sources held).  A source that
+    cannot be read goes to ``on_error`` and into ``failures``; with ``redactor``, no
+    atom, sentence or line quotes a secret."""
     from foldctl.claims.record import claims_of
+    from foldctl.graph.filters import NO_FILTER
 
     specs = _items(sources, "check_claims")
-    result = claims_of(specs, scheme, on_error, _excludes(exclude), jobs=jobs)
+    chosen = folds or NO_FILTER
+    result = claims_of(specs, scheme, on_error, _excludes(exclude), jobs=jobs, folds=chosen)
     if redactor is not None:
         from foldctl.redact.apply import redact_claims
 
@@ -514,21 +531,26 @@ def export(
     scheme: str | None = None,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    folds: FoldFilter | None = None,
 ) -> ExportReport:
     """What ``foldctl export`` does: every source's tables written as Parquet under ``to``
     (a partition per run, only what its manifest does not hold yet), and the report of
-    it.  Needs the ``fleet`` extra (docs/export.md)."""
+    it; with ``folds``, the spans, messages and findings of the folds that pass
+    (``report.facts`` says what the sources held).  Needs the ``fleet`` extra
+    (docs/export.md)."""
     from foldctl.optional import ensure
 
     ensure("pyarrow", "export")  # said before foldctl.parquet names a module of its own
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.parquet import export as export_to
 
     found = _scan(_items(sources, "export"), exclude)
+    chosen = folds or NO_FILTER
     if progress is None:
-        return export_to([], to, jobs=jobs, scheme=scheme, found=found)
+        return export_to([], to, jobs=jobs, scheme=scheme, found=found, folds=chosen)
     _told(found, progress)
     return export_to(
-        [], to, jobs=jobs, scheme=scheme, found=found,
+        [], to, jobs=jobs, scheme=scheme, found=found, folds=chosen,
         on_done=lambda count, nbytes: progress.advance(nbytes, count),
     )  # fmt: skip
 
@@ -598,14 +620,17 @@ def report(
     replays: Replays = "full",
     redactor: Redactor | None = None,
     generated_at_ms: float | None = None,
+    folds: FoldFilter | None = None,
 ) -> Report:
     """What ``foldctl report`` renders as HTML: the joined checkpoint, every finding (the
     audit and the claims), and the provenance of the bytes it was read from (their size
     and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"`` (as
     everywhere) checks first that the expansion is not far larger than the record;
-    ``"ref"`` shows a replayed span as a link to its first placement."""
+    ``"ref"`` shows a replayed span as a link to its first placement.  With ``folds``,
+    the findings, the tree, the timeline and the transcript of the folds that pass."""
     from foldctl.audit.checks import audit
     from foldctl.claims.record import audit_findings
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.graph.open import open_evidence
     from foldctl.graph.walk import check_expansion
     from foldctl.query.report import Provenance, Report
@@ -620,6 +645,9 @@ def report(
     if replays == "full":
         check_expansion(graph, floating=True)
     findings = (*audit(graph), *audit_findings(graph))
+    chosen = folds or NO_FILTER
+    if chosen.active:
+        findings = tuple(f for f in findings if chosen.place_passes(f.span, f.locator, graph.spans))
     if redactor is not None:
         from foldctl.redact.apply import redact_findings, redact_graph
 
@@ -635,7 +663,7 @@ def report(
         iso_utc(generated_at_ms),
     )
     evidence = None if stored.path is None else str(stored.path)
-    return Report(graph, provenance, note, findings, replays, evidence)
+    return Report(graph, provenance, note, findings, replays, evidence, chosen)
 
 
 def schema(command: str | None = None, *, jsonl: bool = False, parquet: bool = False) -> bytes:

@@ -11,9 +11,10 @@ from typing import Any, NoReturn
 
 import typer
 
+from foldctl import one_line
 from foldctl.cli.errors import report_error
 from foldctl.cli.options import Output
-from foldctl.errors import FoldctlError, UsageError
+from foldctl.errors import ExitStatus, FoldctlError, UsageError
 from foldctl.render import Output as Sink
 from foldctl.render import OutputFormat
 
@@ -56,6 +57,25 @@ def answer(
             report_error(error)
     emit(command, out, result)
     raise typer.Exit(int(result.exit_status))
+
+
+def say(text: str) -> None:
+    """A note on standard error, ``foldctl: ...``, on one safe line."""
+    sys.stderr.write(f"foldctl: {one_line(text)}\n")
+    sys.stderr.flush()
+
+
+def unmatched(note: str | None) -> None:
+    """A fold filter that no span passed: said on standard error with what there is, and
+    exit 1 (nothing found), whatever was printed."""
+    if note is not None:
+        say(note)
+        raise typer.Exit(ExitStatus.FOUND)
+
+
+def in_sources(count: int) -> str:
+    """Where a filter looked, for its note: ``here`` (one source) or ``in these N sources``."""
+    return "here" if count == 1 else f"in these {count} sources"
 
 
 def write_stdout(data: bytes) -> None:

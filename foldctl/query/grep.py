@@ -20,13 +20,13 @@ from foldctl import jsoncodec
 from foldctl.digest import digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
 from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
-from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.locate import Where, where
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
 from foldctl.redact.apply import redact_graph
@@ -375,6 +375,8 @@ class SourceDone:
     source: str
     count: int
     decoded: bool = True
+    #: with a fold filter: what the source held, and how many spans passed
+    facts: FoldFacts | None = None
 
 
 GrepEvent = HitRecord | SourceFailed | SourceDone
@@ -432,7 +434,9 @@ def _source_events(
             count += not hit.context
             if not count_only:
                 yield hit
-        yield SourceDone(graph.checkpoint.source, count)
+        folds = query.folds
+        facts = folds.facts(graph.spans) if folds.active else None
+        yield SourceDone(graph.checkpoint.source, count, facts=facts)
     except NotACheckpoint as e:
         if not lenient:
             yield SourceFailed(name, e)
@@ -662,6 +666,7 @@ class GrepRun:
         self.failed = 0
         self.undecoded = 0  # sources the prefilter passed over without decoding them
         self.counts: list[tuple[str, int]] = []
+        self._facts: list[FoldFacts] = []
 
     def _sources(self) -> Iterator[HitRecord | SourceDone]:
         for event in self._events:
@@ -672,6 +677,8 @@ class GrepRun:
                 if isinstance(event, SourceDone):
                     self.counts.append((event.source, event.count))
                     self.undecoded += not event.decoded
+                    if event.facts is not None:
+                        self._facts.append(event.facts)
                 yield event
 
     def hits(self) -> Iterator[HitRecord]:
@@ -710,6 +717,12 @@ class GrepRun:
         if self.mode == "files":
             return self.file_rows(), ("source",)
         return (row for hit in self.hits() for row in hit_rows(hit)), GREP_COLUMNS
+
+    @property
+    def facts(self) -> FoldFacts | None:
+        """With a fold filter, once consumed: what the sources searched held (those decoded),
+        and how many spans passed."""
+        return total(self._facts) if self._facts else None
 
     def found_any(self) -> bool:
         """Whether any source matches, the search stopped at the first that does (grep

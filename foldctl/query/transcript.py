@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from foldctl.graph.filters import NO_FILTER, FoldFilter, filter_events
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
     Event,
@@ -19,7 +20,6 @@ from foldctl.graph.walk import (
     walk_name,
 )
 from foldctl.model import Message
-from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.records import message_object
 from foldctl.times import iso_utc
 
@@ -95,7 +95,7 @@ def transcript(
     span ``fN`` or a digest; see :func:`foldctl.graph.walk.walk_name`), at most ``depth``
     levels of folds, frames kept or not, then (``include_detached``) the originals of
     detached and orphan spans; with ``folds``, only the folds that pass it
-    (:mod:`foldctl.query.filters`).  ``replays="ref"`` prints a replayed placement as a
+    (:mod:`foldctl.graph.filters`).  ``replays="ref"`` prints a replayed placement as a
     reference to the first; with ``"full"`` the expansion's size is checked first
     (:func:`foldctl.graph.walk.check_expansion`).  ``claims`` are the findings of the
     summaries checked against their originals, for the formats that show them."""
@@ -110,7 +110,7 @@ def transcript(
         floating = walk_floating(graph, max_depth=depth, keep_frames=keep_frames, replays=replays)
         events = itertools.chain(events, floating)
     if folds.active:
-        events = _filtered(events, folds, graph)
+        events = filter_events(events, folds, graph.spans)
     return Transcript(events, transcript_facts(graph), graph, claims)
 
 
@@ -130,15 +130,3 @@ def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
         "foldedMessages": sum(len(s.messages or ()) for s in spans),
         "maxDepth": max((p.depth for p in graph.places), default=0),
     }
-
-
-def _filtered(events: Iterator[Event], folds: FoldFilter, graph: FoldGraph) -> Iterator[Event]:
-    """The events of the folds that pass: their boundaries and their messages."""
-    last: object = None
-    passes = False
-    for event in events:
-        if event.context is not last:
-            last = event.context
-            passes = folds.context_passes(event.context, graph.spans)
-        if passes:
-            yield event

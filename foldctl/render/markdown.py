@@ -81,8 +81,12 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
     yield ""
     yield "## Fold tree"
     yield ""
+    if doc.get("treeFilter"):
+        shown = f"{len(doc['tree'])} of {c['spans']}"
+        yield f"The spans of {inline(doc['treeFilter'])}: {shown}."
+        yield ""
     if not doc["tree"]:
-        yield "(no folds)"
+        yield "(no folds)" if not doc.get("treeFilter") else "(none)"
     for node in doc["tree"]:
         where = node["frame"] or node["placement"]
         depth = node["depth"]

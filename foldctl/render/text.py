@@ -177,9 +177,17 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
     yield field("models", (f"{len(models)}: " if len(models) > 1 else "") + (brief(models) or "-"))
     yield []
-    yield [("fold tree", "bold")]
+    tree_head: Line = [("fold tree", "bold")]
+    if doc.get("treeFilter"):
+        tree_head.append(
+            (
+                f"  (the spans of {doc['treeFilter']}: {len(doc['tree'])} of {counts['spans']})",
+                "dim",
+            )
+        )
+    yield tree_head
     if not doc["tree"]:
-        yield [("  (no folds)", "dim")]
+        yield [("  (no folds)" if not doc.get("treeFilter") else "  (none)", "dim")]
     yield from _tree_lines(doc["tree"], unicode)
     yield []
     yield from _findings_lines(doc)

@@ -113,6 +113,9 @@ def report_lines(report: VerifyReport) -> Iterator[Line]:
     if totals["ignored"]:
         found += f" ({totals['ignored']} more ignored)"
     tail = f"failing at {report.fail_on} or above: exit {int(report.exit_status)}"
+    held = report.facts
+    if held is not None:
+        tail = f"{held.passed} of {held.spans} spans pass the fold filter; " + tail
     if totals["notCheckpoints"]:
         tail = (
             f"{_count(totals['notCheckpoints'], 'file')} in directories skipped (JSON, but not "

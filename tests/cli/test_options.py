@@ -29,20 +29,20 @@ GROUPS = {
     "expansion": ["--replays"],
 }
 TAKES = {
-    "show": ["output", "redaction"],
+    "show": ["output", "folds", "redaction"],
     "expand": ["output", "folds", "expansion", "redaction"],
     "spans": ["output", "folds"],
     "stages": ["output"],
-    "verify": ["sources", "output"],
+    "verify": ["sources", "output", "folds"],
     "grep": ["folds", "expansion", "redaction", "sources", "output"],
     "locate": ["sources", "output", "redaction"],
     "diff": ["output", "redaction"],
     "sessions": ["output"],
     "fingerprint": ["output"],
-    "report": ["expansion", "redaction"],
-    "claims": ["sources", "output", "redaction"],
+    "report": ["expansion", "folds", "redaction"],
+    "claims": ["sources", "output", "folds", "redaction"],
     "redactions": ["output"],
-    "export": ["sources", "output"],
+    "export": ["sources", "output", "folds"],
 }
 
 

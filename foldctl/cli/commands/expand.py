@@ -9,7 +9,7 @@ import typer
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit
+from foldctl.cli.output import emit, unmatched
 from foldctl.errors import UsageError
 
 
@@ -72,8 +72,11 @@ def expand(
         )
     redactor = redaction.redactor()
     conversation = opened(source_arg, scheme).redacted(redactor)
+    chosen = folds.filter()
+    missing = conversation.unmatched(chosen)
     result = conversation.transcript(
         depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached,
-        folds=folds.filter(), replays=expansion.mode(), claims=check,
+        folds=chosen, replays=expansion.mode(), claims=check,
     )  # fmt: skip
     emit("expand", out, result)
+    unmatched(missing)

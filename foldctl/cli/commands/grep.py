@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -12,7 +11,7 @@ from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import emit
+from foldctl.cli.output import emit, in_sources, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
 
@@ -143,13 +142,14 @@ def grep(
         given.append(rest.pop(0))
     if not rest:
         raise UsageError("grep needs at least one SOURCE after the pattern")
+    folds_given = folds.filter()
     query = foldctl.grep_query(
         given, fixed=fixed, ignore_case=ignore_case, word=word, fields=field or (),
         roles=role or (), scope="folded" if folded_only else "live" if live_only else "all",
         invert=invert, max_count=max_count,
         before=before if before is not None else context or 0,
         after=after if after is not None else context or 0,
-        folds=folds.filter(), replays=expansion.mode(),
+        folds=folds_given, replays=expansion.mode(),
     )  # fmt: skip
     for note in query.notes:  # once, before any output
         say(f"warning: {note}")
@@ -164,6 +164,12 @@ def grep(
         if quiet:
             raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())
         emit("grep", out, run)
+    held = run.facts
+    if held is not None and not run.failed:
+        searched = len(run.counts) - run.undecoded
+        missing = folds_given.unmatched(held, in_sources(searched))
+        if missing is not None:
+            say(missing)
     if run.undecoded and (verbose or run.failed):
         say(
             f"{run.undecoded} of {len(run.counts)} source(s) not decoded: their bytes cannot "
@@ -171,9 +177,3 @@ def grep(
             "decodes every one)"
         )
     raise typer.Exit(run.exit_status())
-
-
-def say(text: str) -> None:
-    """A note on standard error, ``foldctl: ...``."""
-    sys.stderr.write(f"foldctl: {foldctl.one_line(text)}\n")
-    sys.stderr.flush()

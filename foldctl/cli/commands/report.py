@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import shlex
-import sys
 from typing import Annotated
 
 import typer
@@ -13,8 +12,8 @@ import typer
 import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import source
-from foldctl.cli.options import Expansion, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import size_text, write_file
+from foldctl.cli.options import Expansion, Folds, Redaction, SchemeOpt, SourceArg
+from foldctl.cli.output import say, size_text, unmatched, write_file
 from foldctl.cli.progress import slow_notice
 from foldctl.cli.times import generated_at
 from foldctl.errors import UsageError
@@ -44,6 +43,7 @@ def report(
     now: NowOpt = None,
     *,
     expansion: Expansion,
+    folds: Folds,
     redaction: Redaction,
 ) -> None:
     """A self-contained HTML incident report: overview, findings, folds, transcript.
@@ -63,15 +63,18 @@ def report(
     spec = source(source_arg)
     mode = expansion.mode()
     redactor = redaction.redactor()
+    chosen = folds.filter()
     with slow_notice("reading and auditing the checkpoint"):
         result = foldctl.report(
-            spec, scheme=scheme, replays=mode, redactor=redactor, generated_at_ms=stamp
-        )
+            spec, scheme=scheme, replays=mode, redactor=redactor, generated_at_ms=stamp,
+            folds=chosen,
+        )  # fmt: skip
+    missing = result.unmatched()
     page = io.BytesIO()
     with slow_notice("writing the report"):
         render("report", OutputFormat.html, result, Output(page))
     data = page.getvalue()
     write_file(output, data, result.evidence, what="the report")
     if output != "-":
-        sys.stderr.write(f"foldctl: wrote {foldctl.one_line(output)} ({size_text(len(data))})\n")
-        sys.stderr.flush()
+        say(f"wrote {output} ({size_text(len(data))})")
+    unmatched(missing)
