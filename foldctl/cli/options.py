@@ -121,14 +121,25 @@ class Expansion:
         return replays_mode(self.replays)
 
 
+NoPagerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Write straight to the terminal. Otherwise output to a terminal goes through "
+        "FOLDCTL_PAGER, else PAGER, else less -FRX (empty or cat: none); never when piped.",
+    ),
+]
+
+
 @group
 @dataclasses.dataclass(frozen=True, slots=True)
 class Output:
-    """``--format`` (the formats the renderer registry declares for the command) and
-    ``--color``."""
+    """``--format`` (the formats the renderer registry declares for the command),
+    ``--color`` and ``--no-pager``."""
 
     fmt: FormatOpt = "text"
     color: ColorOpt = "auto"
+    no_pager: NoPagerOpt = False
 
 
 def declare_formats(app: Any) -> None:

@@ -212,4 +212,4 @@ def grep(result: GrepRun, output: Output) -> None:
         text_lines(grep_lines(result.hits(), unicode=output.color, grouped=grouped), output)
     else:
         rows, _ = result.table()
-        write_lines(source_lines(rows), output.out, color=False)
+        write_lines(source_lines(rows), output.out, color=False, width=output.width)

@@ -16,7 +16,7 @@ NESTED = str(SAMPLES / "nested_chain.json")
 
 #: Each group's options, in the order --help lists them.
 GROUPS = {
-    "output": ["--format", "--color"],
+    "output": ["--format", "--color", "--no-pager"],
     "redaction": [
         "--redact",
         "--redact-key-file",
@@ -95,9 +95,9 @@ def test_a_command_gets_its_groups_built() -> None:
         seen.extend((out, redaction))
 
     run = grouped(command)
-    run(fmt="json", color="never", redact=False, redact_key_file=None, redact_rules=None,
-        redact_only="email", redact_skip=None)  # fmt: skip
+    run(fmt="json", color="never", no_pager=True, redact=False, redact_key_file=None,
+        redact_rules=None, redact_only="email", redact_skip=None)  # fmt: skip
     out, redaction = seen
-    assert out == Output("json", "never")
+    assert out == Output("json", "never", no_pager=True)
     assert isinstance(redaction, Redaction) and redaction.how.redact_only == "email"
     assert [f.name for f in dataclasses.fields(Redaction)] == ["redact", "how"]

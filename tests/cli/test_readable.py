@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import pty
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +21,7 @@ import pytest
 import foldctl
 from foldctl.graph.walk import CHAIN_FIELD_MAX, FoldStart, Row, walk_name
 from foldctl.termsafe import one_line, visible
-from tests.support import CONFORMANCE, REPO, SAMPLES, jsonl, run_cli
+from tests.support import CONFORMANCE, SAMPLES, jsonl, on_a_terminal, run_cli
 from tests.support.builders import audit_monday, write_doc
 from tools.generate import nested_chain, to_bytes
 
@@ -364,36 +360,13 @@ def test_a_replayed_frame_is_marked_in_every_format(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the careful user
 
 
-def _on_a_terminal(*args: str, env: dict[str, str]) -> bytes:
-    """Run foldctl with standard output on a pseudo-terminal; what it wrote there."""
-    leader, follower = pty.openpty()
-    full_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | env
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "foldctl", *args], stdout=follower, stderr=subprocess.PIPE,
-        env=full_env, cwd=REPO,
-    )  # fmt: skip
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            data = os.read(leader, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(leader)
-    return b"".join(chunks)
-
-
 def test_term_dumb_means_no_colour_and_json_is_indented_on_a_terminal() -> None:
     sample = "sample_checkpoints/nested_chain.json"
-    painted = _on_a_terminal("show", sample, env={"TERM": "xterm-256color"})
+    painted = on_a_terminal("show", sample, env={"TERM": "xterm-256color"})
     assert b"\x1b[" in painted
-    dumb = _on_a_terminal("show", sample, env={"TERM": "dumb"})
+    dumb = on_a_terminal("show", sample, env={"TERM": "dumb"})
     assert b"\x1b[" not in dumb and b"fold tree" in dumb
-    pretty = _on_a_terminal("show", sample, "-f", "json", env={"TERM": "dumb"})
+    pretty = on_a_terminal("show", sample, "-f", "json", env={"TERM": "dumb"})
     assert pretty.startswith(b'{\r\n  "source"') or pretty.startswith(b'{\n  "source"')
     piped = run_cli("show", sample, "-f", "json").stdout
     assert piped.startswith('{"source"')

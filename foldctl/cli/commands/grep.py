@@ -11,7 +11,7 @@ from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import emit, in_sources, say
+from foldctl.cli.output import emit, in_sources, pager, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
 
@@ -154,7 +154,7 @@ def grep(
     for note in query.notes:  # once, before any output
         say(f"warning: {note}")
     redactor = redaction.redactor()
-    with progress_line("searching") as progress:
+    with progress_line("searching", shown=pager(out.no_pager) is None) as progress:
         run = foldctl.grep_records(
             query, sources(rest), scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
             mode="files" if files or quiet else "count" if count
