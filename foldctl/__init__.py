@@ -63,6 +63,7 @@ __all__ = [
     "open",
     "report",
     "schema",
+    "session_sources",
     "sessions",
     "verify",
 ]
@@ -84,6 +85,7 @@ _HOMES = {
     "open": "foldctl.api",
     "report": "foldctl.api",
     "schema": "foldctl.api",
+    "session_sources": "foldctl.api",
     "sessions": "foldctl.api",
     "verify": "foldctl.api",
     "CODES": "foldctl.audit.codes",
@@ -129,6 +131,7 @@ if TYPE_CHECKING:
         open,
         report,
         schema,
+        session_sources,
         sessions,
         verify,
     )

@@ -178,14 +178,15 @@ class Conversation:
         keep_frames: bool = False,
         include_detached: bool = False,
         folds: FoldFilter | None = None,
-        replays: Replays = "full",
+        replays: Replays = "ref",
         claims: bool = False,
     ) -> Transcript:
         """What ``foldctl expand`` prints: the transcript, or the part ``only`` names (a
         locator, a span ``fN`` or a digest), ``depth`` levels of folds at most, with the
         frames (``keep_frames``), then the detached and orphan spans
-        (``include_detached``), only the folds that pass ``folds``; a replayed span in
-        full or (``replays="ref"``) as a reference to its first placement.  ``claims``
+        (``include_detached``), only the folds that pass ``folds``; a replayed span as a
+        reference to its first placement (the default, as every command's), or
+        (``replays="full"``) its messages again, the expansion measured first.  ``claims``
         checks every summary against its originals first (:meth:`claims`), so the text
         and markdown formats show each summary's findings with it."""
         from foldctl.graph.filters import NO_FILTER
@@ -209,6 +210,16 @@ class Conversation:
         from foldctl.query.records import stages_table
 
         return stages_table(self.graph)
+
+    def locators(self) -> list[str]:
+        """Every name ``expand --only`` takes here, without reading a message: each
+        message's locator (``h0``..., ``f3:0``...) and each span (``f3``), in stored order
+        (what completion offers)."""
+        names = [f"h{i}" for i in range(len(self.history))]
+        for span in self.spans:
+            names.append(f"f{span.index}")
+            names.extend(f"f{span.index}:{n}" for n in range(len(span.messages or ())))
+        return names
 
     def locate(self, digest: str) -> list[Row]:
         """Every place a message with this digest occurs."""
@@ -408,7 +419,7 @@ def grep_query(
     before: int = 0,
     after: int = 0,
     folds: FoldFilter | None = None,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> Query:
     """What :func:`grep_records` looks for, checked once: the patterns (any may match;
     ``fixed``: plain strings; ``word``: whole words), the fields searched (default: what a
@@ -587,6 +598,14 @@ def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> Ses
     return list_sessions(target.path, scheme, target.session_id)
 
 
+def session_sources(store: str | os.PathLike[str]) -> list[str]:
+    """``STORE.db#SESSION_ID`` for each session of a SQLite session store, newest first,
+    without reading any session (what completion offers; :func:`sessions` reads them)."""
+    from foldctl.sources.store import list_session_sources, store_path
+
+    return list_session_sources(store_path(os.fspath(store)).path)
+
+
 def fingerprints(
     text: str | bytes | RawSource,
     *,
@@ -617,16 +636,16 @@ def report(
     source: Openable,
     *,
     scheme: str | None = None,
-    replays: Replays = "full",
+    replays: Replays = "ref",
     redactor: Redactor | None = None,
     generated_at_ms: float | None = None,
     folds: FoldFilter | None = None,
 ) -> Report:
     """What ``foldctl report`` renders as HTML: the joined checkpoint, every finding (the
     audit and the claims), and the provenance of the bytes it was read from (their size
-    and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"`` (as
-    everywhere) checks first that the expansion is not far larger than the record;
-    ``"ref"`` shows a replayed span as a link to its first placement.  With ``folds``,
+    and xxh3-128, the time ``generated_at_ms``, default now).  A replayed span is a
+    link to its first placement (``replays="ref"``, as everywhere); ``"full"`` repeats
+    it, checking first that the expansion is not far larger than the record.  With ``folds``,
     the findings, the tree, the timeline and the transcript of the folds that pass."""
     from foldctl.audit.checks import audit
     from foldctl.claims.record import audit_findings

@@ -61,7 +61,7 @@ class Query:
     before: int = 0  # context messages
     after: int = 0
     folds: FoldFilter = NO_FILTER
-    replays: Replays = "full"
+    replays: Replays = "ref"
     #: what a person may have meant otherwise (GNU grep's ``\\|``), said once by the caller
     notes: tuple[str, ...] = ()
 
@@ -118,7 +118,7 @@ def compile_query(
     before: int = 0,
     after: int = 0,
     folds: FoldFilter = NO_FILTER,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> Query:
     """Build a :class:`Query` (several patterns match when any does), or raise
     :class:`UsageError` for a pattern that does not compile."""

@@ -35,7 +35,7 @@ class Report:
     provenance: Provenance
     scheme_note: str = ""
     findings: tuple[Finding, ...] | None = None
-    replays: Replays = "full"
+    replays: Replays = "ref"
     #: the file its bytes were read from (a store's file), None for bytes in hand
     evidence: str | None = None
     #: only the folds that pass (tree, timeline, transcript; the findings already are)

@@ -88,7 +88,7 @@ def transcript(
     keep_frames: bool = False,
     include_detached: bool = False,
     folds: FoldFilter = NO_FILTER,
-    replays: Replays = "full",
+    replays: Replays = "ref",
     claims: Sequence[SummaryFinding] | None = None,
 ) -> Transcript:
     """The transcript ``expand`` prints: all of it, or what ``only`` names (a message, a

@@ -6,11 +6,11 @@ Every function writes to the binary stream it is given; choosing the stream
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from foldctl import jsoncodec
+from foldctl.lazyre import lazy
 from foldctl.render import BLOCK, Documented, Line, Output, Recorded
 from foldctl.render.cells import fit, width
 from foldctl.termsafe import one_line, visible
@@ -69,7 +69,7 @@ def unblocked(lines: Iterable[Line]) -> Iterator[Line]:
 
 #: The start of a line that draws the tree: bars, a depth past the drawn levels, a fold's
 #: corner, the indent of a message's body.
-_TREE = re.compile(r"[ |│]*(?:[|│]\d+ )?(?:[+`┌└][-─] )?[ ]*")
+_TREE = lazy(r"[ |│]*(?:[|│]\d+ )?(?:[+`┌└][-─] )?[ ]*")
 _CORNERS = str.maketrans({"+": "|", "┌": "│", "`": " ", "└": " ", "-": " ", "─": " "})
 
 

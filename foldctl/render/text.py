@@ -10,14 +10,11 @@ import itertools
 import shlex
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
 from foldctl.model import FRAME_PREFIX
-from foldctl.query.fingerprints import Fingerprints
-from foldctl.query.records import Overview, Table
-from foldctl.query.transcript import Transcript
 from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
 from foldctl.render.claim_notes import finding_lines
@@ -25,6 +22,11 @@ from foldctl.render.fields import call_rest, content_text, other_fields, tool_ca
 from foldctl.render.sink import text_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
+
+if TYPE_CHECKING:  # the results it renders; each command loads its own
+    from foldctl.query.fingerprints import Fingerprints
+    from foldctl.query.records import Overview, Table
+    from foldctl.query.transcript import Transcript
 
 _RESOLUTION_NOTE = {
     "discarded": "summary of a discarded fold: the originals were not retained",

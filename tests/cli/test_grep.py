@@ -64,11 +64,14 @@ def test_every_place_a_replayed_span_expands(tmp_path: Path) -> None:
     doc = audit_monday().checkpoint()
     doc["history"].append(copy.deepcopy(doc["history"][1]))  # the same frame, replayed
     path = write_doc(tmp_path / "replayed.json", doc)
-    hits = jsonl(run_cli("grep", "-F", "refund RF-9120 status", str(path), "-f", "jsonl").stdout)
+    args = ("grep", "-F", "refund RF-9120 status", str(path))
+    hits = jsonl(run_cli(*args, "-f", "jsonl", "--replays", "full").stdout)
     assert [(h["locator"], h["occurrence"]) for h in hits] == [(DEEP, 1), (DEEP, 2)]
     assert hits[0]["digest"] == hits[1]["digest"]
-    text = run_cli("grep", "-F", "refund RF-9120 status", str(path)).stdout
+    text = run_cli(*args, "--replays", "full").stdout
     assert "replay 2 of these messages" in text
+    once = jsonl(run_cli(*args, "-f", "jsonl").stdout)  # by reference, the default
+    assert [(h["locator"], h["occurrence"]) for h in once] == [(DEEP, 1)]
 
 
 def test_detached_spans_are_searched_and_marked(tmp_path: Path) -> None:

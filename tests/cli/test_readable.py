@@ -235,7 +235,7 @@ def shown(leaf: str, out: str, *, lines: bool) -> bool:
 
 @pytest.mark.parametrize("source", all_sources(), ids=lambda p: p.name)
 def test_every_string_of_every_message_reaches_every_format(source: Path, tmp_path: Path) -> None:
-    args = ["expand", str(source), "--keep-frames", "--include-detached"]
+    args = ["expand", str(source), "--keep-frames", "--include-detached", "--replays", "full"]
     records = jsonl(run_cli(*args, "-f", "jsonl").stdout)
     messages = [
         m.message for m in foldctl.open(source).walk(keep_frames=True, include_detached=True)
@@ -331,30 +331,35 @@ def test_a_replayed_frame_is_marked_in_every_format(tmp_path: Path) -> None:
     doc = audit_monday().checkpoint()
     doc["history"].append(dict(doc["history"][1]))  # the same summary twice in the window
     source = str(write_doc(tmp_path / "replayed.json", doc))
-    rows = jsonl(run_cli("expand", source, "-f", "jsonl").stdout)
+    full = ("--replays", "full")
+    rows = jsonl(run_cli("expand", source, "-f", "jsonl", *full).stdout)
     again = [r for r in rows if r["occurrence"] == 2]
     assert again and {r["locator"] for r in again} <= {
         r["locator"] for r in rows if r["occurrence"] == 1
     }
-    text = run_cli("expand", source).stdout
+    text = run_cli("expand", source, *full).stdout
     assert (
         "(replay 2: the same messages as span 2 at its first placement, through the frame at h1;"
         in text
     )
     assert "through the frame at h4)" in text and "(replay 2)" in text
-    markdown = run_cli("expand", source, "-f", "markdown").stdout
+    markdown = run_cli("expand", source, "-f", "markdown", *full).stdout
     assert "**replay 2**" in markdown and "— replay 2" in markdown
+    # By reference, the default of every command: said once, not repeated
+    once = jsonl(run_cli("expand", source, "-f", "jsonl").stdout)
+    assert len(once) == len(rows) - len(again) and all(r["occurrence"] == 1 for r in once)
+    assert "through the frame at h4; not repeated here)" in run_cli("expand", source).stdout
     page = tmp_path / "r.html"
-    run_cli("report", source, "-o", str(page), "--replays", "ref")
+    run_cli("report", source, "-o", str(page))
     html = page.read_text("utf-8")
     assert "replay 2: the same messages as at its first placement" in html
-    # By reference, the report links a replay to its first placement instead of repeating it.
+    # The report links a replay to its first placement instead of repeating it.
     link = '<a href="#span-2">(go to the first placement)</a>'
     assert f"; not repeated here</strong> {link}" in html
-    full = tmp_path / "full.html"
-    run_cli("report", source, "-o", str(full))  # full, as every command by default
-    assert "not repeated here" not in full.read_text("utf-8")
-    assert full.stat().st_size > page.stat().st_size
+    repeated = tmp_path / "full.html"
+    run_cli("report", source, "-o", str(repeated), *full)
+    assert "not repeated here" not in repeated.read_text("utf-8")
+    assert repeated.stat().st_size > page.stat().st_size
 
 
 # --------------------------------------------------------------------------- the careful user
@@ -370,12 +375,6 @@ def test_term_dumb_means_no_colour_and_json_is_indented_on_a_terminal() -> None:
     assert pretty.startswith(b'{\r\n  "source"') or pretty.startswith(b'{\n  "source"')
     piped = run_cli("show", sample, "-f", "json").stdout
     assert piped.startswith('{"source"')
-
-
-def test_shell_completion_is_offered() -> None:
-    result = run_cli("--show-completion", "bash")
-    assert result.exit_code == 0 and "_foldctl_completion" in result.stdout
-    assert "--install-completion" in run_cli("--help").stdout
 
 
 def test_report_says_where_it_wrote_and_how_big(tmp_path: Path) -> None:

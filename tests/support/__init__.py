@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from foldctl.cli.main import build_app, run
 
-app = build_app()  # every command registered, as `foldctl` runs them
+app = build_app()  # the command group as `foldctl` runs it
+app.every_command()  # each command built, for the tests that look at them all
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SAMPLES = REPO / "sample_checkpoints"

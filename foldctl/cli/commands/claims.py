@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
@@ -22,6 +23,7 @@ def claims(
         typer.Argument(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories.",
+            autocompletion=complete_source,
         ),
     ],
     *,

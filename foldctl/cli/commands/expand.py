@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_locator
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, SourceArg
 from foldctl.cli.output import emit, unmatched
@@ -32,6 +33,7 @@ def expand(
         typer.Option(
             "--only",
             metavar="LOCATOR|DIGEST",
+            autocompletion=complete_locator,
             help="Only this: a message (h12, f3:5; a summary shows its originals), a span "
             "(f3, detached or orphan ones too) or a message digest (xxh3-128:...).",
         ),

@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
 from foldctl.cli.output import answer, in_sources, say
@@ -22,6 +23,7 @@ def export(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db (every session) or "
             "STORE.db#SESSION_ID, directories, or quoted patterns ('fleet/**/*.json.gz').",
+            autocompletion=complete_source,
         ),
     ],
     to: Annotated[

@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
@@ -24,6 +25,7 @@ def grep(
             metavar="[PATTERN] SOURCE...",
             help="A Python regular expression (see -F; omit it when -e gives patterns), then "
             "checkpoint files, - for stdin, STORE.db#SESSION, or directories.",
+            autocompletion=complete_source,
         ),
     ],
     patterns: Annotated[

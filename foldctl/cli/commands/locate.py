@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
@@ -24,6 +25,7 @@ def locate(
             metavar="SOURCE... DIGEST",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION_ID, directories "
             "or quoted patterns; then the digest (xxh3-128:… as in the `digest` key).",
+            autocompletion=complete_source,
         ),
     ],
     *,

@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import choices, complete_codes, complete_source
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
 from foldctl.cli.output import answer, in_sources, say
@@ -23,6 +24,7 @@ def verify(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories "
             "(searched recursively for *.json, *.json.gz and SQLite stores).",
+            autocompletion=complete_source,
         ),
     ],
     fail_on: Annotated[
@@ -31,11 +33,17 @@ def verify(
             "--fail-on",
             metavar="error|warning|info",
             help="Exit 1 when a finding is at least this severe.",
+            autocompletion=choices("error", "warning", "info"),
         ),
     ] = "warning",
     ignore: Annotated[
         list[str] | None,
-        typer.Option("--ignore", metavar="CODE", help="Leave out this finding code (repeatable)."),
+        typer.Option(
+            "--ignore",
+            metavar="CODE",
+            help="Leave out this finding code (repeatable).",
+            autocompletion=complete_codes,
+        ),
     ] = None,
     *,
     src: Sources,
