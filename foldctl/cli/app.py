@@ -65,25 +65,19 @@ def _root(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
     show_completion: Annotated[
         str | None,
-        typer.Option(
+        completion.shell_option(
             "--show-completion",
-            metavar="bash|zsh|fish",
-            callback=completion.show_completion,
-            is_eager=True,
-            autocompletion=completion.choices(*completion.SHELLS),
-            help="Print the completion script for this shell, to source or save.",
+            completion.show_completion,
+            "Print the completion script for this shell, to source or save.",
         ),
     ] = None,
     install_completion: Annotated[
         str | None,
-        typer.Option(
+        completion.shell_option(
             "--install-completion",
-            metavar="bash|zsh|fish",
-            callback=completion.install_completion,
-            is_eager=True,
-            autocompletion=completion.choices(*completion.SHELLS),
-            help="Write the completion script where this shell loads it from (and say "
-            "where); no start-up file is changed.",
+            completion.install_completion,
+            "Write the completion script where this shell loads it from (and say where); "
+            "no start-up file is changed.",
         ),
     ] = None,
 ) -> None:

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import typer
 
@@ -183,6 +183,18 @@ def install_completion(value: str | None) -> None:
     sys.stdout.write(f"wrote {foldctl.one_line(str(target))}: {note}\n")
     sys.stdout.flush()
     raise typer.Exit()
+
+
+def shell_option(name: str, callback: Callable[[str | None], None], help: str) -> Any:
+    """A root option that takes a shell (``--show-completion zsh``), acted on at once."""
+    return typer.Option(
+        name,
+        metavar="|".join(SHELLS),
+        callback=callback,
+        is_eager=True,
+        autocompletion=choices(*SHELLS),
+        help=help,
+    )
 
 
 def answering() -> bool:

@@ -378,9 +378,14 @@ def _unmatched(ours: list[str], theirs: list[str]) -> list[bool]:
 _ALIGN_LIMIT: Final = 4_000_000
 
 
-def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int, int]]:
-    """The regions ``(i1, i2, j1, j2)`` where ``a`` and ``b`` differ, after their common
-    head and tail; aligned by :class:`difflib.SequenceMatcher` when that is affordable."""
+Opcode = tuple[str, int, int, int, int]
+
+
+def aligned(a: Sequence[str], b: Sequence[str], limit: int = _ALIGN_LIMIT) -> list[Opcode]:
+    """``a`` against ``b`` as :class:`difflib.SequenceMatcher`'s opcodes (``equal``,
+    ``replace``, ``delete``, ``insert`` with their ranges): the common head and tail
+    equal, what lies between aligned when that costs at most ``limit`` pairs, else one
+    ``replace``.  Messages (by digest) and lines of text are compared alike."""
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
@@ -388,15 +393,25 @@ def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
     i2, j2 = len(a) - tail, len(b) - tail
-    if head == i2 and head == j2:
-        return
-    if (i2 - head) * (j2 - head) > _ALIGN_LIMIT:
-        yield head, i2, head, j2
-        return
-    matcher = SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
-    for tag, x1, x2, y1, y2 in matcher.get_opcodes():
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    if (i2 - head) * (j2 - head) > limit:
+        ops.append(("replace", head, i2, head, j2))
+    elif i2 > head or j2 > head:
+        matcher = SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
+        ops += [
+            (tag, head + x1, head + x2, head + y1, head + y2)
+            for tag, x1, x2, y1, y2 in matcher.get_opcodes()
+        ]
+    if tail:
+        ops.append(("equal", i2, len(a), j2, len(b)))
+    return ops
+
+
+def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int, int]]:
+    """The regions ``(i1, i2, j1, j2)`` where ``a`` and ``b`` differ (:func:`aligned`)."""
+    for tag, i1, i2, j1, j2 in aligned(a, b):
         if tag != "equal":
-            yield head + x1, head + x2, head + y1, head + y2
+            yield i1, i2, j1, j2
 
 
 def _live_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:

@@ -4,13 +4,12 @@ headline, then each kind of difference with a count."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from difflib import SequenceMatcher
 from typing import Any, Final
 
 from foldctl import jsoncodec
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
-from foldctl.query.diff import KINDS, DiffResult
+from foldctl.query.diff import KINDS, DiffResult, aligned
 from foldctl.render import Line, Output
 from foldctl.render.delimited import csv_chunks, tsv_chunks
 from foldctl.render.fields import pretty
@@ -223,31 +222,22 @@ def _field_text(message: dict[str, Any], name: str) -> str | None:
 def _hunks(a: list[str], b: list[str]) -> Iterator[list[tuple[str, int, str]]]:
     """The changed parts of two lists of lines, each with a line of context: a hunk is a
     list of (``-``, ``+`` or `` ``, line number in OLD or NEW, text)."""
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    i2, j2 = len(a) - tail, len(b) - tail
-    if (i2 - head) * (j2 - head) > _ALIGN_LINES:
-        lo, hi = max(0, head - _DIFF_CONTEXT), min(len(a), i2 + _DIFF_CONTEXT)
-        yield [
-            *((" ", n, a[n]) for n in range(lo, head)),
-            *(("-", n, a[n]) for n in range(head, i2)),
-            *(("+", n, b[n]) for n in range(head, j2)),
-            *((" ", n, a[n]) for n in range(i2, hi)),
-        ]
-        return
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
-    for group in matcher.get_grouped_opcodes(_DIFF_CONTEXT):
-        hunk: list[tuple[str, int, str]] = []
-        for tag, x1, x2, y1, y2 in group:
-            if tag == "equal":
-                hunk += [(" ", n, a[n]) for n in range(x1, x2)]
-                continue
-            hunk += [("-", n, a[n]) for n in range(x1, x2)]
-            hunk += [("+", n, b[n]) for n in range(y1, y2)]
+    hunk: list[tuple[str, int, str]] = []
+    for tag, i1, i2, j1, j2 in aligned(a, b, _ALIGN_LINES):
+        if tag == "equal":
+            if hunk:  # the context after the change; a long run ends the hunk
+                hunk += [(" ", n, a[n]) for n in range(i1, min(i2, i1 + _DIFF_CONTEXT))]
+                if i2 - i1 > 2 * _DIFF_CONTEXT:
+                    yield hunk
+                    hunk = []
+                else:
+                    hunk += [(" ", n, a[n]) for n in range(i1 + _DIFF_CONTEXT, i2)]
+            continue
+        if not hunk:  # the context before it
+            hunk = [(" ", n, a[n]) for n in range(max(0, i1 - _DIFF_CONTEXT), i1)]
+        hunk += [("-", n, a[n]) for n in range(i1, i2)]
+        hunk += [("+", n, b[n]) for n in range(j1, j2)]
+    if hunk:
         yield hunk
 
 
