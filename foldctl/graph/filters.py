@@ -175,19 +175,20 @@ class FoldFilter:
                     f"no span folded {_window(self.since_ms, self.until_ms)}; folds {where} "
                     f"from {iso_utc(facts.first_ms)} to {iso_utc(facts.last_ms)}"
                 )
-        return f"no span passes {self.describe()} together; {facts.spans} spans {where}"
+        return f"no span {self.describe()}; {facts.spans} spans {where}"
 
     def describe(self) -> str:
-        """The filters given, in words (``model "x", run "r", folded since ...``)."""
+        """The filters given, as words that follow "the spans" (``with model "x", of run
+        "r", folded at or after ...``)."""
         parts = []
         if self.models:
-            parts.append(f"model {_quoted(self.models)}")
+            parts.append(f"with model {_quoted(self.models)}")
         if self.runs:
-            parts.append(f"run {_quoted(self.runs)}")
+            parts.append(f"of run {_quoted(self.runs)}")
         if self.since_ms is not None or self.until_ms is not None:
             parts.append(f"folded {_window(self.since_ms, self.until_ms)}")
         if self.spans:
-            parts.append(f"span {' or '.join(str(i) for i in sorted(self.spans))}")
+            parts.append(f"numbered {' or '.join(str(i) for i in sorted(self.spans))}")
         return ", ".join(parts)
 
 

@@ -298,7 +298,7 @@ def render(
         if folds.active:
             body.el(
                 "p",
-                f"Only the folds of {folds.describe()}: the live window's own messages and "
+                f"Only the folds {folds.describe()}: the live window's own messages and "
                 "the other folds are left out.",
                 {"class": "note"},
             )

@@ -83,7 +83,7 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
     yield ""
     if doc.get("treeFilter"):
         shown = f"{len(doc['tree'])} of {c['spans']}"
-        yield f"The spans of {inline(doc['treeFilter'])}: {shown}."
+        yield f"The spans {inline(doc['treeFilter'])}: {shown}."
         yield ""
     if not doc["tree"]:
         yield "(no folds)" if not doc.get("treeFilter") else "(none)"

@@ -183,7 +183,7 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     if doc.get("treeFilter"):
         tree_head.append(
             (
-                f"  (the spans of {doc['treeFilter']}: {len(doc['tree'])} of {counts['spans']})",
+                f"  (the spans {doc['treeFilter']}: {len(doc['tree'])} of {counts['spans']})",
                 "dim",
             )
         )

@@ -54,7 +54,7 @@ def test_each_command_keeps_what_the_filter_selects(tmp_path: Path) -> None:
     )
     assert [r["span"] for r in rows("spans", NESTED, "--span", "5")] == [5]
     show = json.loads(run_cli("show", NESTED, "-f", "json", "--span", "5").stdout)
-    assert [n["span"] for n in show["tree"]] == [5] and show["treeFilter"] == "span 5"
+    assert [n["span"] for n in show["tree"]] == [5] and show["treeFilter"] == "numbered 5"
     assert show["counts"]["spans"] == 7  # what there is stays the checkpoint's
     claims = rows("claims", NESTED, "--span", "6")
     assert [(c["span"], c["frame"]) for c in claims] == [(6, "h1")]
@@ -63,7 +63,7 @@ def test_each_command_keeps_what_the_filter_selects(tmp_path: Path) -> None:
     assert len(hits) < len(rows("grep", "-F", "refund", NESTED))
     page = tmp_path / "r.html"
     assert run_cli("report", NESTED, "-o", str(page), "--span", "3").exit_code == 0
-    assert "Only the folds of span 3" in page.read_text(encoding="utf-8")
+    assert "Only the folds numbered 3" in page.read_text(encoding="utf-8")
 
 
 def test_a_time_window_or_run_that_matches_nothing_lists_what_there_is() -> None:
@@ -92,3 +92,11 @@ def test_many_sources_say_what_they_all_hold() -> None:
     assert line.startswith('foldctl: no span with model "nope"; models in these ')
     assert "mock-cheap" in line and "summarizer-mini" in line
     assert "0 of " in result.stdout and " spans pass the fold filter" in result.stdout
+
+
+def test_filters_that_each_match_but_not_together_say_so() -> None:
+    result = run_cli("spans", NESTED, "--span", "2", "--since", "2026-03-16T09:13:00Z")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "foldctl: no span folded at or after 2026-03-16T09:13:00.000Z, numbered 2; 7 spans here\n"
+    )
