@@ -63,6 +63,7 @@ __all__ = [
     "open",
     "report",
     "schema",
+    "session_sources",
     "sessions",
     "sessions_in",
     "verify",
@@ -85,6 +86,7 @@ _HOMES = {
     "open": "foldctl.api",
     "report": "foldctl.api",
     "schema": "foldctl.api",
+    "session_sources": "foldctl.api",
     "sessions": "foldctl.api",
     "sessions_in": "foldctl.api",
     "verify": "foldctl.api",
@@ -97,7 +99,7 @@ _HOMES = {
     "SummaryFinding": "foldctl.claims.record",
     "Row": "foldctl.graph.walk",
     "DiffResult": "foldctl.query.diff",
-    "FoldFilter": "foldctl.query.filters",
+    "FoldFilter": "foldctl.graph.filters",
     "Fingerprints": "foldctl.query.fingerprints",
     "GrepQuery": "foldctl.query.grep:Query",
     "GrepRun": "foldctl.query.grep",
@@ -131,6 +133,7 @@ if TYPE_CHECKING:
         open,
         report,
         schema,
+        session_sources,
         sessions,
         sessions_in,
         verify,
@@ -140,10 +143,10 @@ if TYPE_CHECKING:
     from foldctl.claims.check import ClaimFinding
     from foldctl.claims.record import ClaimsResult, SummaryFinding
     from foldctl.errors import FoldctlError, InputError, UsageError
+    from foldctl.graph.filters import FoldFilter
     from foldctl.graph.walk import Row
     from foldctl.model import Checkpoint, Span
     from foldctl.query.diff import DiffResult
-    from foldctl.query.filters import FoldFilter
     from foldctl.query.fingerprints import Fingerprints
     from foldctl.query.grep import GrepRun, Hit
     from foldctl.query.grep import Query as GrepQuery

@@ -27,12 +27,12 @@ if TYPE_CHECKING:
     from foldctl.audit.batch import VerifyReport
     from foldctl.audit.codes import Finding, Severity
     from foldctl.claims.record import ClaimsResult, SummaryFinding
+    from foldctl.graph.filters import FoldFilter
     from foldctl.graph.resolve import FoldGraph, SpanPlace
     from foldctl.graph.walk import Replays, Row
     from foldctl.model import Checkpoint, Message, Span
     from foldctl.parquet import ExportReport
     from foldctl.query.diff import DiffResult
-    from foldctl.query.filters import FoldFilter
     from foldctl.query.fingerprints import Fingerprints
     from foldctl.query.grep import GrepRun, Hit, Mode, Query, Scope
     from foldctl.query.locate import LocateResult
@@ -153,12 +153,22 @@ class Conversation:
 
         return list(check_graph(self.graph))
 
-    def overview(self, *, claims: bool = False) -> dict[str, Any]:
+    def overview(self, *, claims: bool = False, folds: FoldFilter | None = None) -> dict[str, Any]:
         """What ``foldctl show --format json`` prints, as a document (``claims=True``:
-        ``show --claims``, which counts the ``claim-*`` findings too)."""
+        ``show --claims``, which counts the ``claim-*`` findings too; with ``folds``, the
+        fold tree and the findings of the spans that pass)."""
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.records import overview
 
-        return overview(self.graph, self.scheme_note, claims=claims)
+        return overview(self.graph, self.scheme_note, claims=claims, folds=folds or NO_FILTER)
+
+    def unmatched(self, folds: FoldFilter) -> str | None:
+        """None when some span passes ``folds`` (or it filters nothing); else one line
+        saying which filter no span passes and what this checkpoint holds (``no span with
+        model "X"; models here: x``).  A span index it does not have is a
+        :class:`~foldctl.errors.UsageError`."""
+        folds.check_spans(self.spans)
+        return folds.unmatched(folds.facts(self.spans))
 
     def transcript(
         self,
@@ -168,24 +178,29 @@ class Conversation:
         keep_frames: bool = False,
         include_detached: bool = False,
         folds: FoldFilter | None = None,
-        replays: Replays = "full",
+        replays: Replays = "ref",
+        claims: bool = False,
     ) -> Transcript:
         """What ``foldctl expand`` prints: the transcript, or the part ``only`` names (a
         locator, a span ``fN`` or a digest), ``depth`` levels of folds at most, with the
         frames (``keep_frames``), then the detached and orphan spans
-        (``include_detached``), only the folds that pass ``folds``; a replayed span in
-        full or (``replays="ref"``) as a reference to its first placement."""
-        from foldctl.query.filters import NO_FILTER
+        (``include_detached``), only the folds that pass ``folds``; a replayed span as a
+        reference to its first placement (the default, as every command's), or
+        (``replays="full"``) its messages again, the expansion measured first.  ``claims``
+        checks every summary against its originals first (:meth:`claims`), so the text
+        and markdown formats show each summary's findings with it."""
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.transcript import transcript
 
         return transcript(
             self.graph, depth=depth, only=only, keep_frames=keep_frames,
             include_detached=include_detached, folds=folds or NO_FILTER, replays=replays,
+            claims=self.claims() if claims else None,
         )  # fmt: skip
 
     def spans_table(self, folds: FoldFilter | None = None) -> Table:
         """What ``foldctl spans`` prints: one row per span (those that pass ``folds``)."""
-        from foldctl.query.filters import NO_FILTER
+        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.records import spans_table
 
         return spans_table(self.graph, folds or NO_FILTER)
@@ -210,6 +225,15 @@ class Conversation:
         message = self.graph.container_messages(place.container)[place.frame_index]
         content = message.get("content")
         return summary_text(content) if isinstance(content, str) else None
+    def locators(self) -> list[str]:
+        """Every name ``expand --only`` takes here, without reading a message: each
+        message's locator (``h0``..., ``f3:0``...) and each span (``f3``), in stored order
+        (what completion offers)."""
+        names = [f"h{i}" for i in range(len(self.history))]
+        for span in self.spans:
+            names.append(f"f{span.index}")
+            names.extend(f"f{span.index}:{n}" for n in range(len(span.messages or ())))
+        return names
 
     def locate(self, digest: str) -> list[Row]:
         """Every place a message with this digest occurs."""
@@ -327,14 +351,17 @@ def verify(
     claims: bool = False,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    folds: FoldFilter | None = None,
 ) -> VerifyReport:
     """The audit of many sources (files, directories, stores), with ``verify``'s verdict:
     each source's :meth:`Conversation.audit` (``claims=True``: with the ``claim-*``
     findings, as ``verify --claims``), the codes in ``ignore`` left out, exit status 1
     when a finding reaches ``fail_on``.  A source that cannot be read is in the report,
-    not raised.  ``jobs`` worker processes (``None``: one per CPU)."""
+    not raised.  ``jobs`` worker processes (``None``: one per CPU).  With ``folds``, the
+    findings about the spans that pass (``report.facts`` says what the sources held)."""
     from foldctl.audit.batch import Check, audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
+    from foldctl.graph.filters import NO_FILTER
 
     if fail_on not in SEVERITIES:
         raise UsageError(f"fail_on takes error, warning or info, not {fail_on!r}")
@@ -350,7 +377,7 @@ def verify(
     found = _scan(_items(sources, "verify"), exclude)
     audits = audit_sources(
         found.entries, scheme, jobs=jobs, on_done=_on_done(found, progress),
-        lenient=found.from_directories, checks=checks,
+        lenient=found.from_directories, checks=checks, folds=folds or NO_FILTER,
     )  # fmt: skip
     return build_report(
         audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=_excludes(exclude)
@@ -406,7 +433,7 @@ def grep_query(
     before: int = 0,
     after: int = 0,
     folds: FoldFilter | None = None,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> Query:
     """What :func:`grep_records` looks for, checked once: the patterns (any may match;
     ``fixed``: plain strings; ``word``: whole words), the fields searched (default: what a
@@ -414,7 +441,7 @@ def grep_query(
     ``folded``, ``live``), ``invert``, at most ``max_count`` messages per source,
     ``before``/``after`` neighbours as context, the folds that pass ``folds``.  A
     pattern that does not compile is a :class:`~foldctl.errors.UsageError`."""
-    from foldctl.query.filters import NO_FILTER
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.query.grep import compile_query
 
     return compile_query(
@@ -438,16 +465,17 @@ def grep_records(
     progress: Progress | None = None,
 ) -> GrepRun:
     """What ``foldctl grep`` prints: a :class:`GrepRun` that streams each source's hits as
-    plain records (or, ``mode="count"``, a count per source; ``"files"``, the sources
-    that match), searched by ``jobs`` worker processes and answered in order.  Consume it
-    once; a source that cannot be read goes to ``on_error`` as it comes; then
-    ``exit_status()`` is grep's.  With ``redactor``, what is searched and shown is the
-    redacted text."""
+    plain records (``mode="matches"``: the same records, text showing each match alone, as
+    ``grep -o``; ``"count"``, a count per source; ``"files"``, the sources that match),
+    searched by ``jobs`` worker processes and answered in order.  Consume it once (or ask
+    ``found_any()``, which stops at the first source that matches, as ``grep -q``); a
+    source that cannot be read goes to ``on_error`` as it comes; then ``exit_status()``
+    is grep's.  With ``redactor``, what is searched and shown is the redacted text."""
     from foldctl.query.grep import GrepRun, grep_sources
 
     found = _scan(_items(sources, "grep"), exclude)
     events = grep_sources(
-        [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode != "hits",
+        [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode in ("count", "files"),
         found=found, on_done=_on_done(found, progress), redactor=redactor,
     )  # fmt: skip
     return GrepRun(events, on_error or _raise, mode, query)
@@ -498,14 +526,21 @@ def check_claims(
     redactor: Redactor | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
     exclude: str | Sequence[str] = (),
+    jobs: int | None = 1,
+    folds: FoldFilter | None = None,
 ) -> ClaimsResult:
     """What ``foldctl claims`` prints: every summary of every source checked against the
-    originals it stands for (docs/claims.md).  A source that cannot be read goes to
-    ``on_error`` and into ``failures``; with ``redactor``, no atom, sentence or line
-    quotes a secret."""
+    originals it stands for (docs/claims.md), by ``jobs`` worker processes (``None``:
+    one per CPU), answered in the order of the sources; with ``folds``, the summaries of
+    the spans that pass (``result.facts`` says what the sources held).  A source that
+    cannot be read goes to ``on_error`` and into ``failures``; with ``redactor``, no
+    atom, sentence or line quotes a secret."""
     from foldctl.claims.record import claims_of
+    from foldctl.graph.filters import NO_FILTER
 
-    result = claims_of(_items(sources, "check_claims"), scheme, on_error, _excludes(exclude))
+    specs = _items(sources, "check_claims")
+    chosen = folds or NO_FILTER
+    result = claims_of(specs, scheme, on_error, _excludes(exclude), jobs=jobs, folds=chosen)
     if redactor is not None:
         from foldctl.redact.apply import redact_claims
 
@@ -521,21 +556,26 @@ def export(
     scheme: str | None = None,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    folds: FoldFilter | None = None,
 ) -> ExportReport:
     """What ``foldctl export`` does: every source's tables written as Parquet under ``to``
     (a partition per run, only what its manifest does not hold yet), and the report of
-    it.  Needs the ``fleet`` extra (docs/export.md)."""
+    it; with ``folds``, the spans, messages and findings of the folds that pass
+    (``report.facts`` says what the sources held).  Needs the ``fleet`` extra
+    (docs/export.md)."""
     from foldctl.optional import ensure
 
     ensure("pyarrow", "export")  # said before foldctl.parquet names a module of its own
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.parquet import export as export_to
 
     found = _scan(_items(sources, "export"), exclude)
+    chosen = folds or NO_FILTER
     if progress is None:
-        return export_to([], to, jobs=jobs, scheme=scheme, found=found)
+        return export_to([], to, jobs=jobs, scheme=scheme, found=found, folds=chosen)
     _told(found, progress)
     return export_to(
-        [], to, jobs=jobs, scheme=scheme, found=found,
+        [], to, jobs=jobs, scheme=scheme, found=found, folds=chosen,
         on_done=lambda count, nbytes: progress.advance(nbytes, count),
     )  # fmt: skip
 
@@ -626,6 +666,12 @@ def sessions_in(
             yield {**row, "runtime": None if row["error"] else "agentfootprint"}
 
     return SessionListing(Rows(rows), ALL_COLUMNS, (*TEXT_COLUMNS, "error"), store=top)
+def session_sources(store: str | os.PathLike[str]) -> list[str]:
+    """``STORE.db#SESSION_ID`` for each session of a SQLite session store, newest first,
+    without reading any session (what completion offers; :func:`sessions` reads them)."""
+    from foldctl.sources.store import list_session_sources, store_path
+
+    return list_session_sources(store_path(os.fspath(store)).path)
 
 
 def fingerprints(
@@ -661,13 +707,17 @@ def report(
     replays: Replays = "ref",
     redactor: Redactor | None = None,
     generated_at_ms: float | None = None,
+    folds: FoldFilter | None = None,
 ) -> Report:
     """What ``foldctl report`` renders as HTML: the joined checkpoint, every finding (the
     audit and the claims), and the provenance of the bytes it was read from (their size
-    and xxh3-128, the time ``generated_at_ms``, default now).  ``replays="full"``
-    checks first that the expansion is not far larger than the record."""
+    and xxh3-128, the time ``generated_at_ms``, default now).  A replayed span is a
+    link to its first placement (``replays="ref"``, as everywhere); ``"full"`` repeats
+    it, checking first that the expansion is not far larger than the record.  With ``folds``,
+    the findings, the tree, the timeline and the transcript of the folds that pass."""
     from foldctl.audit.checks import audit
     from foldctl.claims.record import audit_findings
+    from foldctl.graph.filters import NO_FILTER
     from foldctl.graph.open import open_evidence
     from foldctl.graph.walk import check_expansion
     from foldctl.query.report import Provenance, Report
@@ -682,6 +732,9 @@ def report(
     if replays == "full":
         check_expansion(graph, floating=True)
     findings = (*audit(graph), *audit_findings(graph))
+    chosen = folds or NO_FILTER
+    if chosen.active:
+        findings = tuple(f for f in findings if chosen.place_passes(f.span, f.locator, graph.spans))
     if redactor is not None:
         from foldctl.redact.apply import redact_findings, redact_graph
 
@@ -697,7 +750,7 @@ def report(
         iso_utc(generated_at_ms),
     )
     evidence = None if stored.path is None else str(stored.path)
-    return Report(graph, provenance, note, findings, replays, evidence)
+    return Report(graph, provenance, note, findings, replays, evidence, chosen)
 
 
 def schema(command: str | None = None, *, jsonl: bool = False, parquet: bool = False) -> bytes:

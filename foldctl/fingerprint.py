@@ -9,7 +9,6 @@ and are written as lowercase hex of the digest.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Final
 
@@ -40,7 +39,9 @@ def fnv1a32(content: str) -> str:
     """
     if len(content) < _FNV_MEMO_FROM:
         return _fnv1a32(content)
-    key = hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    from _blake2 import blake2b  # hashlib's own BLAKE2b, without loading OpenSSL's hashes
+
+    key = blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
     found = _FNV_SEEN.get(key)
     if found is None:
         found = _fnv1a32(content)

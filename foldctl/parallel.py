@@ -18,9 +18,10 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -99,6 +100,11 @@ def _pooled(
     on_crash: Callable[[A], R],
     batch: int,
 ) -> Iterator[R]:
+    # The pool's machinery is loaded only when a pool is needed: one source, or one job,
+    # never pays for it.
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     done: dict[int, R] = {}
     running: dict[Future[list[R]], list[int]] = {}
     # A worker that dies breaks the whole pool: every task in it is lost, and which one

@@ -42,6 +42,7 @@ from foldctl.errors import (
     UsageError,
 )
 from foldctl.fingerprint import require_scheme
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.optional import require
 from foldctl.parallel import default_jobs, map_ordered
 from foldctl.query.tables import Columns, extend, read_stored, stored_tables
@@ -75,6 +76,7 @@ class SourceExport:
     sha256: str | None = None
     rows: dict[str, int] | None = None  # per table, when exported
     error: FoldctlError | None = None
+    facts: FoldFacts | None = None  # with a fold filter: what it held, how many spans passed
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,12 @@ class ExportReport:
     def count(self, status: Status) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
 
+    @property
+    def facts(self) -> FoldFacts | None:
+        """With a fold filter: what the sources exported held, how many spans passed."""
+        held = [o.facts for o in self.outcomes if o.facts is not None]
+        return total(held) if held else None
+
     def rows(self) -> dict[str, int]:
         totals = dict.fromkeys(TABLES, 0)
         for o in self.outcomes:
@@ -107,7 +115,12 @@ class ExportReport:
 
     @property
     def exit_status(self) -> ExitStatus:
-        return ExitStatus.ERROR if self.count("unreadable") else ExitStatus.OK
+        """2 when a source could not be read; 1 when a fold filter was given and no span
+        of what was exported passed it; else 0."""
+        if self.count("unreadable"):
+            return ExitStatus.ERROR
+        held = self.facts
+        return ExitStatus.FOUND if held is not None and not held.passed else ExitStatus.OK
 
     def totals(self) -> dict[str, int]:
         return {
@@ -147,37 +160,47 @@ class ExportReport:
 # --------------------------------------------------------------------------- one batch
 
 #: One worker's work: the batch number, its sources (each with whether a directory scan
-#: found it), the scheme, the staging folder, and the sha256s already exported per source.
+#: found it), the scheme, the staging folder, the sha256s already exported per source
+#: (with the same fold filter), and the fold filter.
 BatchItem = tuple[
-    int, tuple[tuple[SourceSpec, bool], ...], str | None, str, dict[str, frozenset[str]]
+    int,
+    tuple[tuple[SourceSpec, bool], ...],
+    str | None,
+    str,
+    dict[str, frozenset[str]],
+    FoldFilter,
 ]
 
 
 def _one(
-    spec: SourceSpec, lenient: bool, scheme: str | None, done: dict[str, frozenset[str]]
+    spec: SourceSpec,
+    lenient: bool,
+    scheme: str | None,
+    done: dict[str, frozenset[str]],
+    folds: FoldFilter,
 ) -> tuple[SourceExport, Any]:
     name = source_name(spec)
     try:
         stored = read_stored(spec)
         if stored.sha256 in done.get(stored.name, frozenset()):
             return SourceExport(name, "already exported", stored.sha256), None
-        tables = stored_tables(stored, scheme, version=__version__)
+        tables = stored_tables(stored, scheme, version=__version__, folds=folds)
     except NotACheckpoint as e:
         status: Status = "not a checkpoint" if lenient else "unreadable"
         return SourceExport(name, status, error=None if lenient else e), None
     except FoldctlError as e:
         return SourceExport(name, "unreadable", error=e), None
     rows = {t: tables.rows(t) for t in TABLES}
-    return SourceExport(name, "exported", stored.sha256, rows), tables
+    return SourceExport(name, "exported", stored.sha256, rows, facts=tables.facts), tables
 
 
 def export_batch(item: BatchItem) -> BatchResult:
     """Read, hash and tabulate a batch of sources; write one file per table into staging."""
-    number, specs, scheme, staging, done = item
+    number, specs, scheme, staging, done, folds = item
     gathered: dict[str, Columns] = {}
     outcomes = []
     for spec, lenient in specs:
-        outcome, tables = _one(spec, lenient, scheme, done)
+        outcome, tables = _one(spec, lenient, scheme, done, folds)
         outcomes.append(outcome)
         if tables is not None:
             extend(gathered, tables)
@@ -240,10 +263,16 @@ def read_manifest(to: Path) -> dict[str, Any]:
     return manifest
 
 
-def exported_keys(manifest: dict[str, Any]) -> dict[str, frozenset[str]]:
-    """Source name -> the sha256s already exported under it."""
+def exported_keys(
+    manifest: dict[str, Any], folds: FoldFilter = NO_FILTER
+) -> dict[str, frozenset[str]]:
+    """Source name -> the sha256s already exported under it with the same fold filter
+    (an export under another filter wrote other rows)."""
+    wanted = folds.describe() or None
     keys: dict[str, set[str]] = {}
     for export in manifest["exports"]:
+        if export.get("folds") != wanted:
+            continue
         for entry in export.get("sources", ()):
             keys.setdefault(entry["source"], set()).add(entry["sha256"])
     return {k: frozenset(v) for k, v in keys.items()}
@@ -345,9 +374,12 @@ def export(
     excludes: Sequence[str] = DEFAULT_EXCLUDES,
     found: Expansion | None = None,
     on_done: Callable[[int, int], None] | None = None,
+    folds: FoldFilter = NO_FILTER,
 ) -> ExportReport:
     """Export every source (files, directories, patterns, stores, ``STORE.db#ID``) to
-    Parquet tables under ``to``, skipping what its manifest already holds.
+    Parquet tables under ``to``, skipping what its manifest already holds; with
+    ``folds``, the spans, messages and findings of the folds that pass (the manifest
+    records the filter, and a source counts as exported only under the same filter).
 
     ``jobs`` worker processes (``None``: one per CPU); ``on_done(sources, bytes)`` is told
     of each batch as it finishes.  A source that cannot be read is reported in the result
@@ -361,7 +393,7 @@ def export(
     with _Lock(folder / LOCK):
         manifest = read_manifest(folder)
         recover(folder, manifest)
-        return _export(folder, manifest, found, jobs, scheme, on_done)
+        return _export(folder, manifest, found, jobs, scheme, on_done, folds)
 
 
 def _export(
@@ -371,6 +403,7 @@ def _export(
     jobs: int | None,
     scheme: str | None,
     on_done: Callable[[int, int], None] | None,
+    folds: FoldFilter,
 ) -> ExportReport:
     now = _now()
     export_id = new_export_id(now, manifest)
@@ -388,16 +421,15 @@ def _export(
     sizes = source_sizes(entries)
     workers = min(jobs or default_jobs(), max(1, len(entries)))
     target = max(1 << 20, min(BATCH_BYTES, sum(sizes) // max(1, workers * 4)))
-    done = exported_keys(manifest)
+    done = exported_keys(manifest, folds)
     items: list[BatchItem] = []
     weights: list[int] = []
     for number, (batch, weight) in enumerate(
         _batches(entries, found.from_directories, sizes, target)
     ):
         names = {source_name(s) for s, _ in batch}
-        items.append(
-            (number, batch, scheme, str(staging), {k: v for k, v in done.items() if k in names})
-        )
+        kept = {k: v for k, v in done.items() if k in names}
+        items.append((number, batch, scheme, str(staging), kept, folds))
         weights.append(weight)
     progress = None if on_done is None else (lambda i, r: on_done(len(r.outcomes), weights[i]))
     results = list(
@@ -430,6 +462,7 @@ def _export(
             "files": list(files),
             "rows": report.rows(),
             "sources": [{"source": o.source, "sha256": o.sha256} for o in exported],
+            **({"folds": folds.describe()} if folds.active else {}),
         }
     )
     manifest["format"] = FORMAT

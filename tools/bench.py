@@ -12,7 +12,12 @@ generator and cached in ``.bench-cache/``.  Results: a table on stdout and
 a slow machine.
 
 Options: ``--sizes 10,100,500`` (MB), ``--runs N``, ``--quick`` (10 MB only,
-fewer runs, for trying the script itself), ``--only files|fleet``.
+fewer runs, for trying the script itself), ``--only files|fleet|startup``.
+
+Start-up is measured first, in one interleaved loop: ``python -c pass``, ``python -c
+"import typer"`` (the floor the command line stands on), ``foldctl --version``,
+``--help`` and ``show`` of the tiny sample, each as its median and its ratio to
+``python -c pass``, against the targets (``--help`` within 3x, ``show`` within 4x).
 
 The fleet part (docs/performance.md, "A fleet") generates a directory of
 ``--fleet-files`` checkpoints (2,000 by default, about 1 GB: mostly small ones,
@@ -37,7 +42,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from tools.benchkit import CACHE, FOLDCTL, PY, REPO
 
@@ -256,19 +261,41 @@ def deep_chain_file(depth: int) -> Path:
     return path
 
 
+#: The start-up targets: each command's median wall time within this many times the
+#: median of ``python -c pass``, measured in the same interleaved loop.
+STARTUP_TARGETS: Final = {"foldctl --help": 3.0, "foldctl show (tiny file)": 4.0}
+
+
 def bench_startup(runs: int) -> list[Measure]:
+    """``python -c pass``, ``import typer`` (the floor the command line stands on), and
+    foldctl's start-up, run in turn (A B C ... A B C ...), each as its median and as a
+    ratio of ``python -c pass``'s."""
     tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
-    return [
-        measure("python -c pass", [PY, "-c", "pass"], runs),
-        measure("foldctl --version", [*FOLDCTL, "--version"], runs, "foldctl --version"),
-        measure("foldctl --help", [*FOLDCTL, "--help"], runs, "foldctl --help"),
-        measure(
-            "foldctl show (tiny file)",
-            [*FOLDCTL, "show", tiny],
-            runs,
-            "foldctl show one_fold_conversation.json",
-        ),
-    ]
+    return interleaved_all(
+        [
+            ("python -c pass", [PY, "-c", "pass"]),
+            ("python -c 'import typer'", [PY, "-c", "import typer"]),
+            ("foldctl --version", [*FOLDCTL, "--version"]),
+            ("foldctl --help", [*FOLDCTL, "--help"]),
+            ("foldctl show (tiny file)", [*FOLDCTL, "show", tiny]),
+        ],
+        runs,
+        tiny,
+    )
+
+
+def print_startup(startup: list[Measure]) -> None:
+    print("\nstart-up (interleaved, medians; ratio to python -c pass)")
+    for m in startup:
+        ratio = f"{m.ratio:5.2f}x" if m.ratio else "     -"
+        target = STARTUP_TARGETS.get(m.name)
+        verdict = (
+            ""
+            if target is None
+            else f"  target {target:.0f}x: "
+            + ("met" if m.ratio is not None and m.ratio <= target else "NOT met")
+        )
+        print(f"  {m.name:<28} {m.seconds * 1000:>6.1f} ms  {ratio}{verdict}   [{m.command}]")
 
 
 _RESOLVER = """
@@ -316,7 +343,7 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,100,500")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("files", "fleet"), default=None)
+    parser.add_argument("--only", choices=("files", "fleet", "startup"), default=None)
     parser.add_argument("--fleet-files", type=int, default=2000)
     parser.add_argument("--fleet-runs", type=int, default=3)
     args = parser.parse_args()
@@ -346,11 +373,11 @@ def main() -> int:
     # An installed package runs from byte-compiled modules; an editable checkout may not
     # (PYTHONDONTWRITEBYTECODE), and compiling on every start would be measured instead.
     subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
-    startup = bench_startup(10 if not args.quick else 3)
-    print("\nstart-up (median of runs, ms)")
-    for m in startup:
-        print(f"  {m.name:<34} {m.seconds * 1000:>7.0f} ms")
+    startup = bench_startup(30 if not args.quick else 5)
+    print_startup(startup)
     report["startup"] = [asdict(m) for m in startup]
+    if args.only == "startup":
+        return 0
     for megabytes in sizes:
         path = ensure_file(megabytes)
         result = bench_file(path, runs if megabytes >= 100 else max(runs, 5))

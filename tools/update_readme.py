@@ -8,6 +8,10 @@ A block in README.md looks like::
     ```
     <!-- end -->
 
+A block ``<!-- generated: formats -->`` ... ``<!-- end -->`` is the table of the formats
+each command writes, made from the renderer registry (``foldctl.render.registry``), so
+the README lists exactly what ``--format`` accepts.
+
 ``python tools/update_readme.py`` rewrites every block with the command's
 current output (run from the repository root, ``foldctl`` from this
 interpreter's environment, no colour).  ``--check`` changes nothing and exits
@@ -61,6 +65,25 @@ def run(command: str) -> str | None:
     return proc.stdout + proc.stderr
 
 
+GENERATED = re.compile(
+    r"(?P<head><!-- generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(?P<tail><!-- end -->)",
+    re.DOTALL,
+)
+
+
+def formats_table() -> str:
+    """Each command and the formats it writes, the default first, from the registry."""
+    from foldctl.render.registry import RENDERERS
+
+    lines = ["| command | formats (`--format`; the first is the default) |", "| --- | --- |"]
+    for command, formats in RENDERERS.items():
+        lines.append(f"| `{command}` | {', '.join(f'`{f.value}`' for f in formats)} |")
+    return "\n".join(lines) + "\n"
+
+
+GENERATORS = {"formats": formats_table}
+
+
 def render(text: str) -> tuple[str, list[str]]:
     skipped: list[str] = []
 
@@ -71,7 +94,10 @@ def render(text: str) -> tuple[str, list[str]]:
             return match.group(0)
         return match["head"] + output + match["tail"]
 
-    return BLOCK.sub(replace, text), skipped
+    def generate(match: re.Match[str]) -> str:
+        return match["head"] + GENERATORS[match["name"]]() + match["tail"]
+
+    return GENERATED.sub(generate, BLOCK.sub(replace, text)), skipped
 
 
 def main(argv: list[str]) -> int:

@@ -13,6 +13,7 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.parallel import batch_size, map_ordered
@@ -32,6 +33,8 @@ class SourceAudit:
     error: FoldctlError | None = None
     #: found in a directory and not a checkpoint at all: passed over, counted, no error
     not_checkpoint: bool = False
+    #: with a fold filter: what the source held, and how many spans passed
+    facts: FoldFacts | None = None
 
     @property
     def readable(self) -> bool:
@@ -43,12 +46,14 @@ def audit_source(
     scheme: str | None = None,
     lenient: bool = False,
     checks: Sequence[Check] = (),
+    folds: FoldFilter = NO_FILTER,
 ) -> SourceAudit:
     """Load, join and audit one source; a source that cannot be read is reported, not raised.
     With ``lenient`` (a file found in a directory), JSON that is not a checkpoint at all is
     marked ``not_checkpoint``.  ``checks`` run after the audit, their findings added
     (``verify --claims`` passes the claims check); each must be a module-level function,
-    so that a worker process can be handed it."""
+    so that a worker process can be handed it.  With ``folds``, only the findings about
+    the spans that pass (and the messages they hold), and the source's facts."""
     name = source_name(source)
     try:
         graph, _ = open_graph(source, scheme)
@@ -58,7 +63,11 @@ def audit_source(
             findings += tuple(check(graph))
     except FoldctlError as e:
         return SourceAudit(name, error=e, not_checkpoint=lenient and isinstance(e, NotACheckpoint))
-    return SourceAudit(name, findings, graph.scheme)
+    if not folds.active:
+        return SourceAudit(name, findings, graph.scheme)
+    spans = graph.spans
+    kept = tuple(f for f in findings if folds.place_passes(f.span, f.locator, spans))
+    return SourceAudit(name, kept, graph.scheme, facts=folds.facts(spans))
 
 
 def _failed_name(error: FoldctlError) -> str:
@@ -66,15 +75,15 @@ def _failed_name(error: FoldctlError) -> str:
 
 
 #: One unit of work for a worker: the source (or why it could not be expanded), the
-#: scheme, whether it was found by a directory scan, and the further checks to run.
-AuditItem = tuple[SourceSpec | FoldctlError, str | None, bool, Sequence[Check]]
+#: scheme, whether it was found by a directory scan, the further checks to run, the folds.
+AuditItem = tuple[SourceSpec | FoldctlError, str | None, bool, Sequence[Check], FoldFilter]
 
 
 def _audit_item(item: AuditItem) -> SourceAudit:
-    source, scheme, lenient, checks = item
+    source, scheme, lenient, checks, folds = item
     if isinstance(source, FoldctlError):
         return SourceAudit(_failed_name(source), error=source)
-    return audit_source(source, scheme, lenient, checks)
+    return audit_source(source, scheme, lenient, checks, folds)
 
 
 def _is_local(item: AuditItem) -> bool:
@@ -104,6 +113,7 @@ def audit_sources(
     on_done: Callable[[int], None] | None = None,
     lenient: Collection[str] = frozenset(),
     checks: Sequence[Check] = (),
+    folds: FoldFilter = NO_FILTER,
 ) -> list[SourceAudit]:
     """Audit every source, in parallel worker processes when there are several
     (:func:`foldctl.parallel.map_ordered`).
@@ -119,7 +129,7 @@ def audit_sources(
     if scheme is not None:
         require_scheme(scheme)
     items: list[AuditItem] = [
-        (s, scheme, isinstance(s, str) and s in lenient, checks) for s in sources
+        (s, scheme, isinstance(s, str) and s in lenient, checks, folds) for s in sources
     ]
     done = None if on_done is None else (lambda i, _result: on_done(i))
     batch = batch_size(len(items), jobs)
@@ -143,9 +153,20 @@ class VerifyReport:
     not_checkpoints: tuple[str, ...] = ()
 
     @property
+    def facts(self) -> FoldFacts | None:
+        """With a fold filter: what the readable sources held, and how many spans passed."""
+        held = [a.facts for a in self.audits if a.facts is not None]
+        return total(held) if held else None
+
+    @property
     def exit_status(self) -> ExitStatus:
+        """2 when a source could not be read; 1 when a finding reaches ``fail_on``, or when
+        a fold filter was given and no span passed it (nothing was checked); else 0."""
         if any(not a.readable for a in self.audits):
             return ExitStatus.ERROR
+        held = self.facts
+        if held is not None and not held.passed:
+            return ExitStatus.FOUND
         limit = rank(self.fail_on)
         if any(rank(f.severity) <= limit for a in self.audits for f in a.findings):
             return ExitStatus.FOUND
@@ -228,7 +249,7 @@ def build_report(
         findings = [f for f in a.findings if f.code not in ignore]
         ignored += len(a.findings) - len(findings)
         findings.sort(key=lambda f: rank(f.severity))
-        kept.append(SourceAudit(a.source, tuple(findings), a.scheme, a.error))
+        kept.append(SourceAudit(a.source, tuple(findings), a.scheme, a.error, facts=a.facts))
     others = tuple(a.source for a in audits if a.not_checkpoint)
     return VerifyReport(
         tuple(kept), fail_on, ignore, ignored, tuple(skipped), tuple(excludes), others

@@ -10,7 +10,6 @@ example and what to do.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
@@ -20,6 +19,7 @@ from foldctl.graph.label import FrameLabel, parse_label
 from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph, FrameRef
 from foldctl.jsoncodec import brief, duplicate_keys
+from foldctl.lazyre import lazy
 from foldctl.load.exact import type_name
 from foldctl.model import Message, Span, looks_like_frame
 from foldctl.times import iso_utc
@@ -131,7 +131,7 @@ def _check_messages(a: _Audit) -> Iterator[Finding]:
                 yield _frame_role(a, container, i, message, scheme)
 
 
-_MESSAGE_PATH: Final = re.compile(
+_MESSAGE_PATH: Final = lazy(
     r"^(?:data\.(?:conversation\.)?)?(?:history\[(\d+)\]|folded\[(\d+)\]\.messages\[(\d+)\])"
 )
 

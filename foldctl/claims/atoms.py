@@ -30,6 +30,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
 
+from foldctl.lazyre import lazy
+
 # --------------------------------------------------------------------------- atoms
 
 
@@ -219,7 +221,7 @@ LABEL_WORDS: Final = frozenset(
         "option rev revision phase stage level tier figure table slide question run turn"
     )
 )
-_LAST_WORD: Final = re.compile(r"([A-Za-z]+)\.?[ ]$")
+_LAST_WORD: Final = lazy(r"([A-Za-z]+)\.?[ ]$")
 #: A count of these is a count of tool calls, checked against the calls themselves.
 CALL_NOUNS: Final = frozenset({"call", "tool call", "tool-call", "invocation"})
 
@@ -663,7 +665,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
 
 def _compile_rules(first: str) -> re.Pattern[str]:
     body = "|".join(f"(?P<{name}>{rule})" for name, rule, starts in _RULES if first in starts)
-    return re.compile(rf"(?<![\w])(?:{body})")
+    return lazy(rf"(?<![\w])(?:{body})")
 
 
 #: One pattern per kind of first character, so a position only tries the rules that can
@@ -687,7 +689,7 @@ def _match_at(text: str, position: int) -> re.Match[str] | None:
     return None if pattern is None else pattern.match(text, position)
 
 
-_DIGIT_RUN: Final = re.compile(r"\d+")
+_DIGIT_RUN: Final = lazy(r"\d+")
 _TRAILING: Final = ".,;:!?)]}'\""
 
 
@@ -763,13 +765,13 @@ def normalise_url(url: str) -> str:
 
 
 #: Characters every atom but a status, a spelled-out count or a bare file name contains.
-_ANCHOR: Final = re.compile(r"[0-9$€£¥#@×/][0-9]*")
+_ANCHOR: Final = lazy(r"[0-9$€£¥#@×/][0-9]*")
 #: Where an atom may begin: a word start (or a sign that opens one).
-_WORD_START: Final = re.compile(r"(?<![\w])[\w$€£¥#~/.]")
-_EXTENSION: Final = re.compile(rf"\.(?:{_EXTS})(?![\w])")
-_STATUS_ONLY: Final = re.compile(rf"(?<![\w-])(?i:{_STATUS_ALTERNATION})(?![\w-])")
+_WORD_START: Final = lazy(r"(?<![\w])[\w$€£¥#~/.]")
+_EXTENSION: Final = lazy(rf"\.(?:{_EXTS})(?![\w])")
+_STATUS_ONLY: Final = lazy(rf"(?<![\w-])(?i:{_STATUS_ALTERNATION})(?![\w-])")
 _STATUS_FIRST_WORDS: Final = frozenset(p.split()[0] for p in _PHRASE_FAMILY)
-_LOWER_WORD: Final = re.compile(r"[a-z]+")
+_LOWER_WORD: Final = lazy(r"[a-z]+")
 _NUMBER_WORD_SET: Final = frozenset(NUMBER_WORDS)
 #: Words that open an atom whose digits come in the next word (``EUR 642``, ``April 2``).
 _LEADING_WORDS: Final = frozenset(
@@ -1078,9 +1080,9 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
 }
 
 
-_UPPER_PREFIX: Final = re.compile(r"[A-Z]+")
-_NOT_ID_CHAR: Final = re.compile(r"[^A-Z0-9]")
-_APOSTROPHE_WORDS: Final = re.compile(r"[a-z']+")
+_UPPER_PREFIX: Final = lazy(r"[A-Z]+")
+_NOT_ID_CHAR: Final = lazy(r"[^A-Z0-9]")
+_APOSTROPHE_WORDS: Final = lazy(r"[a-z']+")
 
 
 def _identifier(text: str, start: int, end: int) -> Atom | None:
@@ -1269,10 +1271,10 @@ def needle(atom: Atom) -> str:
     return atom.value
 
 
-_CURRENCY_NEAR: Final = re.compile(
+_CURRENCY_NEAR: Final = lazy(
     rf"(?P<before>[$€£¥]|\b(?:{_CODES})\b)\s?$|^\s?(?P<after>[$€£¥]|(?:{_CODES}|dollars?|euros?|pounds?)\b)"
 )
-_DECIMAL_COMMA: Final = re.compile(r",(\d\d)(?!\d)\s?(?:€|EUR\b)")
+_DECIMAL_COMMA: Final = lazy(r",(\d\d)(?!\d)\s?(?:€|EUR\b)")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 
 
@@ -1443,7 +1445,7 @@ def dates_agree(claim: str, seen: str) -> bool:
 
 #: Error classes, most specific first: (class, pattern over lower-case text).
 ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
-    (name, re.compile(pattern))
+    (name, lazy(pattern))
     for name, pattern in (
         ("timeout", r"time[sd]?[\s_-]?out|deadline exceeded|etimedout|\b504\b"),
         ("rate_limit", r"rate[\s_-]?limit|too many requests|throttl|\b429\b|quota exceeded"),
@@ -1472,19 +1474,19 @@ _ERROR_HEAD_WORDS: Final = (
     r"exit (?:code|status):? [1-9]\d*|"
     r"[\w.]*(?:error|exception))\b"
 )
-_ERROR_HEAD: Final = re.compile(
+_ERROR_HEAD: Final = lazy(
     _ERROR_HEAD_WORDS
     + r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)",
 )
 #: A status line of the result itself (``status: FAILED``), at the start of a line.
 _OUTCOME_HEAD: Final = r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=]"
-_OUTCOME_LINE: Final = re.compile(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
+_OUTCOME_LINE: Final = lazy(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
 #: Both start with a character class, so the engine skips to candidates quickly.
-_FAILED_COUNT: Final = re.compile(
+_FAILED_COUNT: Final = lazy(
     r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failing|failures|errors)\b", re.IGNORECASE
 )
 _EXIT_WORDS: Final = r"xit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*([1-9]\d*)"
-_EXIT_CODE: Final = re.compile(r"[eE](?<![\w][eE])" + _EXIT_WORDS, re.IGNORECASE)
+_EXIT_CODE: Final = lazy(r"[eE](?<![\w][eE])" + _EXIT_WORDS, re.IGNORECASE)
 #: Families a tool's own status field reports an error with.
 ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
 
@@ -1515,11 +1517,11 @@ _OUTCOME_KEYS: Final = ("status", "state", "result", "outcome", "conclusion", "v
 _OUTCOME_KEY: Final = (
     "(?:" + "|".join(f"[{k[0]}{k[0].upper()}]{k[1:]}|{k.upper()}" for k in _OUTCOME_KEYS) + ")"
 )
-_OUTCOME_START: Final = re.compile(f"\n{_OUTCOME_KEY}[ \t]*[:=]".encode())
-_LEADING_SPACE_B: Final = re.compile(rb"\S")
-_ERROR_HEAD_B: Final = re.compile(_ERROR_HEAD.pattern.encode())
-_OUTCOME_LINE_B: Final = re.compile(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
-_FAILED_VALUE: Final = re.compile(r"(?i)(?:failed|error|timeout|timed out)\b")
+_OUTCOME_START: Final = lazy(f"\n{_OUTCOME_KEY}[ \t]*[:=]".encode())
+_LEADING_SPACE_B: Final = lazy(rb"\S")
+_ERROR_HEAD_B: Final = lazy(_ERROR_HEAD.pattern.encode())
+_OUTCOME_LINE_B: Final = lazy(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
+_FAILED_VALUE: Final = lazy(r"(?i)(?:failed|error|timeout|timed out)\b")
 
 
 def error_line(text: str, raw: bytes | None = None) -> str | None:
@@ -1577,13 +1579,13 @@ def _in_json(pattern: str) -> bytes:
 
 #: The JSON twins of error_line's probes (see may_report_error).  The first line: the
 #: lookahead of ``_ERROR_HEAD``, which only takes matches away, is left out.
-_HEAD_JSON: Final = re.compile(
+_HEAD_JSON: Final = lazy(
     _in_json(_ERROR_HEAD_WORDS) + b"|" + _in_json(_OUTCOME_HEAD), re.IGNORECASE
 )
 #: ``_OUTCOME_START`` in JSON (a newline is ``\\n`` there).
-_OUTCOME_START_JSON: Final = re.compile(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
+_OUTCOME_START_JSON: Final = lazy(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
 #: The last lines' exit code, in lower-case JSON (without the lookbehind).
-_EXIT_JSON: Final = re.compile(_in_json("e" + _EXIT_WORDS))
+_EXIT_JSON: Final = lazy(_in_json("e" + _EXIT_WORDS))
 
 
 def may_report_error(quoted: bytes) -> bool:
@@ -1718,7 +1720,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     # nouns that also name metrics ("error rate 4%"): a mention only with an anchor
     "weak": r"errors?|errored|exception|problem",
 }
-MENTION_PATTERN: Final = re.compile(
+MENTION_PATTERN: Final = lazy(
     "|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in MENTION_TERMS.items()),
     re.IGNORECASE,
 )

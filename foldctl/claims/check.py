@@ -23,6 +23,7 @@ from foldctl.claims.index import (
     MessageAtoms,
     entity_key,
 )
+from foldctl.lazyre import lazy
 
 UNSUPPORTED: Final = "unsupported"
 CONTRADICTED: Final = "contradicted"
@@ -104,8 +105,8 @@ _ABBREVIATIONS: Final = frozenset(
         "sept oct nov dec rev fig"
     )
 )
-_SENTENCE_END: Final = re.compile(r"[.!?]+[\"')\]]*\s+|\n\s*")
-_CLAUSE_BREAK: Final = re.compile(
+_SENTENCE_END: Final = lazy(r"[.!?]+[\"')\]]*\s+|\n\s*")
+_CLAUSE_BREAK: Final = lazy(
     r";|\s[—–]\s|\s-\s|,?\s+(?:but|while|whereas|although|though|however|meanwhile)\s+"
 )
 _PREPOSITIONS: Final = frozenset(
@@ -115,7 +116,7 @@ _NUMERIC: Final = frozenset({A.MONEY, A.NUMBER, A.PERCENT, A.COUNT, A.DURATION})
 _APPROXIMATELY: Final = frozenset(
     _words("about around roughly approximately nearly almost over under some circa estimated")
 )
-_ROUNDED_SUFFIX: Final = re.compile(r"\d\s?(?:k|K|m|M|bn|thousand|million|billion)$")
+_ROUNDED_SUFFIX: Final = lazy(r"\d\s?(?:k|K|m|M|bn|thousand|million|billion)$")
 #: Words that end a prepositional phrase, looking back from an entity.
 _PHRASE_BREAKS: Final = frozenset(
     ["as", "is", "was", "are", "were", "and", "or", "named", "called", "id"]

@@ -39,6 +39,7 @@ from foldctl.claims import atoms as A
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
 from foldctl.jsoncodec import as_text
+from foldctl.lazyre import lazy
 
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
 NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
@@ -54,7 +55,7 @@ _MAX_DEPTH: Final = 64
 _COUNT_CANDIDATES: Final = 1000
 #: How many failing results one dropped finding cites (the first and the last ones).
 _CITED_ERRORS: Final = 20
-_DIGIT: Final = re.compile(r"\d")
+_DIGIT: Final = lazy(r"\d")
 _MAX_OCCURRENCES: Final = 200
 _UNKNOWN, _YES, _NO = 0, 1, 2
 
@@ -223,12 +224,10 @@ def entity_key(atom: Atom) -> str:
     return atom.value[:7] if atom.kind == A.HASH else atom.value
 
 
-_KV: Final = re.compile(
-    r"^(?P<indent>\s*)(?P<key>[A-Za-z][\w .()/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$"
-)
-_ARROW: Final = re.compile(r"\s*(?:->|→|=>)\s*")
-_CALL_LINE: Final = re.compile(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
-_TWO_DECIMALS: Final = re.compile(r"\d\.\d\d$")
+_KV: Final = lazy(r"^(?P<indent>\s*)(?P<key>[A-Za-z][\w .()/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
+_ARROW: Final = lazy(r"\s*(?:->|→|=>)\s*")
+_CALL_LINE: Final = lazy(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
+_TWO_DECIMALS: Final = lazy(r"\d\.\d\d$")
 _INT_ID_KEYS: Final = frozenset(
     _words("pr pr_number pull_request pull issue issue_number number id ticket order")
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
+from foldctl.audit.batch import crashed
 from foldctl.audit.codes import Finding as AuditFinding
 from foldctl.audit.codes import finding
 from foldctl.claims.check import ClaimFinding, check_summary, unverifiable
@@ -30,6 +31,7 @@ from foldctl.claims.index import (
 from foldctl.claims.stored import index_stored
 from foldctl.digest import digest
 from foldctl.errors import FoldctlError, NotACheckpoint
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.label import summary_text
 from foldctl.graph.locators import Container, MessageName, message_locator, parse
 from foldctl.graph.open import open_graph
@@ -37,7 +39,8 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text, brief, dumps
 from foldctl.model import Message
-from foldctl.sources.files import SourceSpec
+from foldctl.parallel import map_ordered
+from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
 
 #: The finding kinds that are something wrong (``unverifiable`` is not).
@@ -252,6 +255,8 @@ class ClaimsResult:
 
     sources: tuple[tuple[str, tuple[SummaryFinding, ...]], ...]
     failures: tuple[FoldctlError, ...] = ()  # the errors of sources that could not be read
+    #: with a fold filter: what the sources held, and how many spans passed
+    facts: FoldFacts | None = None
 
     def records(self) -> Iterator[dict[str, Any]]:
         for source, findings in self.sources:
@@ -292,36 +297,75 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: One source for a worker: the source (or the error in its place), the scheme, whether
+#: a directory scan found it (JSON that is no checkpoint is then passed over), the folds.
+ClaimsItem = tuple[SourceSpec | FoldctlError, str | None, bool, FoldFilter]
+#: A source's claims (and, with a fold filter, its facts), the error that kept it from
+#: being read, or None (passed over).
+ClaimsOutcome = tuple[str, tuple[SummaryFinding, ...], FoldFacts | None] | FoldctlError | None
+
+
+def claims_of_source(item: ClaimsItem) -> ClaimsOutcome:
+    """The claims of one source, in whichever process reads it: with a fold filter, the
+    summaries of the spans that pass."""
+    spec, scheme, lenient, folds = item
+    if isinstance(spec, FoldctlError):
+        return spec
+    try:
+        graph, _ = open_graph(spec, scheme)
+        found = tuple(check_graph(graph))
+        if not folds.active:
+            return graph.checkpoint.source, found, None
+        spans = graph.spans
+        kept = tuple(f for f in found if f.span is not None and folds.selects(spans[f.span]))
+        return graph.checkpoint.source, kept, folds.facts(spans)
+    except NotACheckpoint as e:
+        return None if lenient else e  # JSON found in a directory that is no checkpoint
+    except FoldctlError as e:
+        return e
+
+
+def _crashed(item: ClaimsItem) -> ClaimsOutcome:
+    spec = item[0]
+    return crashed(source_name(spec) if not isinstance(spec, FoldctlError) else "?")
+
+
+def _is_local(item: ClaimsItem) -> bool:
+    return not isinstance(item[0], str)  # bytes in hand, or an error: nothing to ship
+
+
 def claims_of(
     specs: Sequence[SourceSpec],
     scheme: str | None = None,
     on_error: Callable[[FoldctlError], None] | None = None,
     excludes: Sequence[str] = DEFAULT_EXCLUDES,
+    jobs: int | None = 1,
+    folds: FoldFilter = NO_FILTER,
 ) -> ClaimsResult:
     """The claims of every source (directories and stores expanded as ``verify`` does,
-    ``excludes`` skipped); a source that cannot be read goes to ``on_error`` and into
-    ``failures``."""
+    ``excludes`` skipped), by ``jobs`` worker processes (``None``: one per CPU), in the
+    order of the sources, only the summaries of the spans that pass ``folds``; a source
+    that cannot be read goes to ``on_error`` and into ``failures``."""
     found = scan_sources(specs, excludes)
+    items: list[ClaimsItem] = [
+        (spec, scheme, isinstance(spec, str) and spec in found.from_directories, folds)
+        for spec in found.entries
+    ]
     results: list[tuple[str, tuple[SummaryFinding, ...]]] = []
     failures: list[FoldctlError] = []
-    for spec in found.entries:
-        error = spec if isinstance(spec, FoldctlError) else None
-        if not isinstance(spec, FoldctlError):
-            try:
-                graph, _ = open_graph(spec, scheme)
-                results.append((graph.checkpoint.source, tuple(check_graph(graph))))
-                continue
-            except NotACheckpoint as e:
-                if isinstance(spec, str) and spec in found.from_directories:
-                    continue  # JSON found in a directory that is no checkpoint at all
-                error = e
-            except FoldctlError as e:
-                error = e
-        assert error is not None
-        failures.append(error)
-        if on_error is not None:
-            on_error(error)
-    return ClaimsResult(tuple(results), tuple(failures))
+    facts: list[FoldFacts | None] = []
+    outcomes = map_ordered(claims_of_source, items, jobs=jobs, local=_is_local, on_crash=_crashed)
+    for outcome in outcomes:
+        if isinstance(outcome, FoldctlError):
+            failures.append(outcome)
+            if on_error is not None:
+                on_error(outcome)
+        elif outcome is not None:
+            source, findings, held = outcome
+            results.append((source, findings))
+            facts.append(held)
+    held_all = total(facts) if folds.active else None
+    return ClaimsResult(tuple(results), tuple(failures), held_all)
 
 
 def audit_findings(graph: FoldGraph) -> list[AuditFinding]:

@@ -23,7 +23,6 @@ what the loader refuses, and indexes its text.
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Final
 
@@ -33,6 +32,7 @@ import orjson
 from foldctl.claims import atoms as A
 from foldctl.claims.index import NUMBER_TOKENS, MessageAtoms, number_runs, reported_error
 from foldctl.jsoncodec import find_unicode_escape
+from foldctl.lazyre import lazy
 from foldctl.load.fast import has_long_digit_run
 
 
@@ -60,7 +60,7 @@ _DECODER: Final = msgspec.json.Decoder(_Stored)
 #: A number in a tool call's arguments that encoding again may spell otherwise (``480.00``
 #: becomes ``480.0``, ``1e3`` becomes ``1000.0``): such arguments are encoded again, as the
 #: evidence text does.
-_FLOAT: Final = re.compile(rb"\d[.eE]")
+_FLOAT: Final = lazy(rb"\d[.eE]")
 
 
 def index_stored(

@@ -1,9 +1,11 @@
 """The Typer application: its root options, and the decorator every command registers with.
 
 Commands live one per module in :mod:`foldctl.cli.commands`, each a thin function over
-the names of ``foldctl.__all__``; :mod:`foldctl.cli.main` imports them all and runs the
-app.  The library is reached through the package face when a command runs, so
-``--version`` and ``--help`` stay fast.
+the names of ``foldctl.__all__``.  Registering a command only records its function
+(:data:`COMMANDS`): :mod:`foldctl.cli.main` builds a command's options when it runs (or
+its help, or its completion is asked for: :mod:`foldctl.cli.group`), so a command imports
+and builds what it runs
+and nothing more, and ``--version`` and ``--help`` stay fast.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from foldctl import version_line
-from foldctl.cli.options import grouped
+from foldctl.cli import completion
+from foldctl.cli.group import COMMANDS, LazyGroup
 
 app = typer.Typer(
     name="foldctl",
@@ -25,8 +28,9 @@ app = typer.Typer(
     ),
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
     no_args_is_help=True,
-    add_completion=True,
+    add_completion=False,  # ours take the shell as a value: --show-completion zsh
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -37,11 +41,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def command() -> Callable[[F], F]:
-    """Register a command on :data:`app`, its option groups (:mod:`foldctl.cli.options`)
-    given in place of the parameters that name them."""
+    """Register a command: its function, named as the command (``_`` as ``-``)."""
 
     def register(function: F) -> F:
-        app.command()(grouped(function))
+        COMMANDS[function.__name__.replace("_", "-")] = function
         return function
 
     return register
@@ -60,5 +63,22 @@ def _root(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    show_completion: Annotated[
+        str | None,
+        completion.shell_option(
+            "--show-completion",
+            completion.show_completion,
+            "Print the completion script for this shell, to source or save.",
+        ),
+    ] = None,
+    install_completion: Annotated[
+        str | None,
+        completion.shell_option(
+            "--install-completion",
+            completion.install_completion,
+            "Write the completion script where this shell loads it from (and say where); "
+            "no start-up file is changed.",
+        ),
+    ] = None,
 ) -> None:
     state["debug"] = debug

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -22,27 +21,9 @@ from typing import TYPE_CHECKING, Any
 from foldctl import version_line
 
 if TYPE_CHECKING:
-    from typer._click import Command
+    from foldctl.cli.group import LazyGroup
 
-#: Every command module; each registers its commands on :data:`foldctl.cli.app.app`.
-COMMAND_MODULES = (
-    "show",
-    "expand",
-    "spans",
-    "verify",
-    "grep",
-    "locate",
-    "diff",
-    "sessions",
-    "fingerprint",
-    "report",
-    "claims",
-    "redactions",
-    "export",
-    "schema",
-    "mcp",
-)
-_built: list[Command] = []
+_built: list[LazyGroup] = []
 
 
 def _pipe_closed() -> None:
@@ -102,22 +83,18 @@ def _inputs(callback: Callable[..., Any], kwargs: dict[str, Any]) -> str:
     return ", ".join(names) or "the input"
 
 
-def build_app() -> Command:
-    """The command group with every command registered, each mapping failures to exit
-    codes, each ``--format`` offering the formats the renderer registry declares."""
+def build_app() -> LazyGroup:
+    """The command group: every command known, each built when it runs (its failures
+    mapped to exit codes, its ``--format`` the formats the renderer registry declares)."""
     if not _built:
         import typer
 
         from foldctl.cli.app import app
-        from foldctl.cli.options import declare_formats
+        from foldctl.cli.group import LazyGroup
 
-        for name in COMMAND_MODULES:
-            importlib.import_module(f"foldctl.cli.commands.{name}")
-        for info in app.registered_commands:
-            if info.callback is not None:
-                info.callback = _guarded(info.callback)
         group = typer.main.get_command(app)
-        declare_formats(group)
+        assert isinstance(group, LazyGroup)
+        group.prepare = _guarded
         _built.append(group)
     return _built[0]
 
@@ -131,6 +108,10 @@ def run(args: list[str]) -> int:
     from foldctl.errors import ExitStatus
 
     state.update(debug=False, stdin_read=False)
+    if os.environ.get("_FOLDCTL_COMPLETE"):  # the completion script calling back
+        from foldctl.cli.completion import answering
+
+        answering()
     app = build_app()
     try:
         status = app.main(args=args, prog_name="foldctl", standalone_mode=False)

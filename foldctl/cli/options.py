@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import typer
 
 import foldctl
+from foldctl.cli.completion import choices, complete_format, complete_source
 from foldctl.errors import UsageError
 from foldctl.render import OutputFormat
 from foldctl.render.registry import check, formats
@@ -38,6 +39,7 @@ SourceArg = Annotated[
     typer.Argument(
         metavar="SOURCE",
         help="A checkpoint file (.json or .json.gz), - for stdin, or STORE.db#SESSION_ID.",
+        autocompletion=complete_source,
     ),
 ]
 SchemeOpt = Annotated[
@@ -55,6 +57,7 @@ ReplaysOpt = Annotated[
         metavar="full|ref",
         help="A replayed summary's span: full (its messages again, marked as a replay) or "
         "ref (a reference to its first placement).",
+        autocompletion=choices("full", "ref"),
     ),
 ]
 
@@ -98,38 +101,70 @@ def _check_format(ctx: typer.Context, value: str) -> str:
 
 
 #: ``--format``; :func:`declare_formats` gives each command's the formats it declares.
-FormatOpt = Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", callback=_check_format)]
+FormatOpt = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        callback=_check_format,
+        autocompletion=complete_format,
+    ),
+]
 ColorOpt = Annotated[
     str,
     typer.Option(
         "--color",
         help="Colour on a terminal: auto (default; honours NO_COLOR and TERM=dumb), always, never.",
         metavar="auto|always|never",
+        autocompletion=choices("auto", "always", "never"),
     ),
 ]
 
 
 @group
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
+class Expansion:
+    """``--replays``, with the one default of every command that expands a transcript
+    (``expand``, ``grep``, ``report``; docs/decisions.md says why it is ``ref``)."""
+
+    replays: ReplaysOpt = "ref"
+
+    def mode(self) -> Replays:
+        return replays_mode(self.replays)
+
+
+NoPagerOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-pager",
+        help="Write straight to the terminal. Otherwise output to a terminal goes through "
+        "FOLDCTL_PAGER, else PAGER, else less -FRX (empty or cat: none); never when piped.",
+    ),
+]
+
+
+@group
+@dataclasses.dataclass(frozen=True)
 class Output:
-    """``--format`` (the formats the renderer registry declares for the command) and
-    ``--color``."""
+    """``--format`` (the formats the renderer registry declares for the command),
+    ``--color`` and ``--no-pager``."""
 
     fmt: FormatOpt = "text"
     color: ColorOpt = "auto"
+    no_pager: NoPagerOpt = False
 
 
-def declare_formats(app: Any) -> None:
-    """Give every command's ``--format`` exactly the formats the renderer registry
+def declare_formats(name: str, command: Any) -> None:
+    """Give command ``name``'s ``--format`` exactly the formats the renderer registry
     declares for it: its metavar and help list them, the first is the default."""
-    for name, command in app.commands.items():
-        for param in command.params:
-            if "--format" not in getattr(param, "opts", ()):
-                continue
-            names = [f.value for f in formats(name)]
-            param.metavar = "|".join(names)
-            param.help = f"Output format: {', '.join(names)}."
-            param.default = names[0]
+    for param in command.params:
+        if "--format" not in getattr(param, "opts", ()):
+            continue
+        names = [f.value for f in formats(name)]
+        param.metavar = "|".join(names)
+        param.help = f"Output format: {', '.join(names)}."
+        param.default = names[0]
 
 
 JobsOpt = Annotated[
@@ -154,22 +189,10 @@ ExcludeOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True, slots=True)
-class Jobs:
-    """``--jobs``: how many worker processes read many sources."""
-
-    jobs: JobsOpt = None
-
-    def excludes(self) -> tuple[str, ...]:
-        return ()
-
-
-@group
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class Sources:
     """``--exclude`` and ``--jobs``: what a directory yields, and how many worker
-    processes read it (a command taking :class:`Jobs` takes this instead to gain
-    ``--exclude``)."""
+    processes read it; every command that takes directories takes both."""
 
     exclude: ExcludeOpt = None
     jobs: JobsOpt = None
@@ -212,7 +235,7 @@ RedactSkipOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class RedactionRules:
     """How to redact: the key of the placeholders, more rules, the kinds chosen."""
 
@@ -237,7 +260,7 @@ class RedactionRules:
 
 
 @group
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class Redaction:
     """``--redact`` and how (any of the ``--redact-*`` options implies it)."""
 
@@ -281,7 +304,7 @@ SpanOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class Folds:
     """``--model``, ``--run``, ``--since``, ``--until``, ``--span``: which folds a command
     looks at."""

@@ -4,16 +4,21 @@ for a terminal; files written only once the work has succeeded, never over the e
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, Final, NoReturn, cast
 
 import typer
 
+from foldctl import one_line
 from foldctl.cli.errors import report_error
 from foldctl.cli.options import Output
-from foldctl.errors import FoldctlError, UsageError
+from foldctl.errors import ExitStatus, FoldctlError, UsageError
 from foldctl.render import Output as Sink
 from foldctl.render import OutputFormat
 
@@ -32,18 +37,79 @@ def use_color(choice: str, stream: Any = None) -> bool:
     return bool(isatty and isatty())
 
 
-def stdout_sink(color: str = "never") -> Sink:
-    """Standard output as bytes, painted when ``--color`` says so; ``terminal`` when a
-    person reads it (JSON is then indented)."""
+def _on_terminal() -> bool:
     isatty = getattr(sys.stdout, "isatty", None)
-    return Sink(sys.stdout.buffer, use_color(color), bool(isatty and isatty()))
+    return bool(isatty and isatty())
+
+
+def stdout_sink(color: str = "never", stream: BinaryIO | None = None) -> Sink:
+    """Standard output (or the pager in front of it) as bytes, painted when ``--color``
+    says so; ``terminal`` when a person reads it (JSON is then indented, text wrapped to
+    the terminal's width, ``COLUMNS`` first)."""
+    terminal = _on_terminal()
+    columns = shutil.get_terminal_size().columns if terminal else None
+    return Sink(stream or sys.stdout.buffer, use_color(color), terminal, columns)
+
+
+#: The pager when neither ``FOLDCTL_PAGER`` nor ``PAGER`` names one: quit at once when the
+#: output fits the screen (-F), pass colour through (-R), leave it on the screen (-X).
+DEFAULT_PAGER: Final = "less -FRX"
+
+
+def pager(no_pager: bool = False, environ: Mapping[str, str] = os.environ) -> list[str] | None:
+    """The pager's command line, or None: ``--no-pager``, standard output not a terminal,
+    or ``FOLDCTL_PAGER`` (else ``PAGER``) empty or ``cat``."""
+    if no_pager or not _on_terminal():
+        return None
+    chosen = environ.get("FOLDCTL_PAGER", environ.get("PAGER", DEFAULT_PAGER))
+    try:
+        argv = shlex.split(chosen)
+    except ValueError:
+        say(f"cannot read the pager {chosen!r} (an unclosed quote?); writing to the terminal")
+        return None
+    return None if not argv or argv == ["cat"] else argv
+
+
+@contextmanager
+def paged(no_pager: bool = False) -> Iterator[BinaryIO]:
+    """Where to write what a person reads: the pager's input on a terminal (waited for
+    at the end; quitting it early stops the output quietly), else standard output."""
+    argv = pager(no_pager)
+    if argv is None:
+        yield sys.stdout.buffer
+        return
+    sys.stdout.flush()
+    env = {**os.environ, "LESS": os.environ.get("LESS", "FRX"), "LV": os.environ.get("LV", "-c")}
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, env=env)
+    except OSError as e:
+        say(f"cannot run the pager {argv[0]}: {e.strerror}; writing to the terminal")
+        yield sys.stdout.buffer
+        return
+    assert proc.stdin is not None
+    try:
+        yield cast(BinaryIO, proc.stdin)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass  # the pager was quit before the end: nothing more to show
+    finally:
+        with suppress(OSError):
+            proc.stdin.close()
+        while True:
+            try:
+                proc.wait()
+                break
+            except KeyboardInterrupt:  # Ctrl-C reaches the pager too; it decides
+                continue
 
 
 def emit(command: str, out: Output, result: Any) -> None:
-    """Render ``command``'s result in the format ``out`` asks for, to standard output."""
+    """Render ``command``'s result in the format ``out`` asks for, to standard output
+    (through the pager on a terminal)."""
     from foldctl.render.registry import render
 
-    render(command, OutputFormat(out.fmt), result, stdout_sink(out.color))
+    with paged(out.no_pager) as stream:
+        render(command, OutputFormat(out.fmt), result, stdout_sink(out.color, stream))
 
 
 def answer(
@@ -56,6 +122,25 @@ def answer(
             report_error(error)
     emit(command, out, result)
     raise typer.Exit(int(result.exit_status))
+
+
+def say(text: str) -> None:
+    """A note on standard error, ``foldctl: ...``, on one safe line."""
+    sys.stderr.write(f"foldctl: {one_line(text)}\n")
+    sys.stderr.flush()
+
+
+def unmatched(note: str | None) -> None:
+    """A fold filter that no span passed: said on standard error with what there is, and
+    exit 1 (nothing found), whatever was printed."""
+    if note is not None:
+        say(note)
+        raise typer.Exit(ExitStatus.FOUND)
+
+
+def in_sources(count: int) -> str:
+    """Where a filter looked, for its note: ``here`` (one source) or ``in these N sources``."""
+    return "here" if count == 1 else f"in these {count} sources"
 
 
 def write_stdout(data: bytes) -> None:

@@ -30,9 +30,10 @@ class ProgressLine:
     """The progress a function of many sources tells (``foldctl.Progress``), drawn on a
     terminal once it knows there are more than :data:`THRESHOLD` sources."""
 
-    def __init__(self, description: str, stream: TextIO | None = None) -> None:
+    def __init__(self, description: str, stream: TextIO | None = None, shown: bool = True) -> None:
         self.description = description
         self.stream = stream or sys.stderr
+        self.shown = shown  # False while a pager holds the terminal
         self.bar: Any = None
         self.task: Any = None
         self.total = 0
@@ -40,7 +41,7 @@ class ProgressLine:
         self.drawn = 0.0
 
     def start(self, count: int, nbytes: int) -> None:
-        if not wanted(count, self.stream):
+        if not self.shown or not wanted(count, self.stream):
             return
         from rich.console import Console
         from rich.progress import (
@@ -86,9 +87,12 @@ class ProgressLine:
 
 
 @contextmanager
-def progress_line(description: str, stream: TextIO | None = None) -> Iterator[ProgressLine]:
-    """A :class:`ProgressLine` for the work inside the block; it disappears when done."""
-    line = ProgressLine(description, stream)
+def progress_line(
+    description: str, stream: TextIO | None = None, *, shown: bool = True
+) -> Iterator[ProgressLine]:
+    """A :class:`ProgressLine` for the work inside the block; it disappears when done
+    (``shown=False``: never drawn, for output that goes through a pager as it comes)."""
+    line = ProgressLine(description, stream, shown)
     try:
         yield line
     finally:

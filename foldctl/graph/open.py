@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from foldctl.fingerprint import require_scheme
 from foldctl.graph.resolve import FoldGraph, FramePrints, detect_scheme, resolve
 from foldctl.load.checkpoint import load_source
 from foldctl.model import Checkpoint
-from foldctl.sources.evidence import Stored, evidence_path, hash_stored, signature
 from foldctl.sources.files import SourceSpec
+
+if TYPE_CHECKING:
+    from foldctl.sources.evidence import Stored
 
 
 def join(checkpoint: Checkpoint, scheme: str | None = None) -> tuple[FoldGraph, str]:
@@ -30,6 +34,8 @@ def open_graph(source: SourceSpec, scheme: str | None = None) -> tuple[FoldGraph
 def open_evidence(source: SourceSpec, scheme: str | None = None) -> tuple[FoldGraph, str, Stored]:
     """:func:`open_graph`, and the stored bytes hashed; a file that changed in between
     is refused, so the hash is of what was read."""
+    from foldctl.sources.evidence import evidence_path, hash_stored, signature
+
     before = signature(evidence_path(source))
     graph, note = open_graph(source, scheme)
     return graph, note, hash_stored(source, before)

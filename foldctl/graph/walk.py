@@ -619,13 +619,16 @@ def walk_name(
     orphan (saying why it floats).  A digest: the message's first occurrence.
     """
     name = resolve_name(graph, text)
+    # ``max_depth`` counts the folds opened from the name, its own first: the span it
+    # names, or the one its frame joins (``--depth 1`` opens one level, as from the top).
+    below = None if max_depth is None else max(max_depth - 1, 0)
     if isinstance(name, SpanName):
         ctx = context_of(graph, name.span)
         if graph.spans[name.span].messages is None:
             raise UsageError(f"{text!r}: span {name.span} kept no messages (retained: discard)")
         yield from walk(
             graph,
-            max_depth=max_depth,
+            max_depth=below,
             keep_frames=keep_frames,
             start=ctx,
             reason=graph.places[name.span].reason,
@@ -639,16 +642,20 @@ def walk_name(
     if ref is None:
         yield Row(message, ctx, name.index)
         return
-    if ref.span is None or graph.spans[ref.span].messages is None:
-        resolution: Resolution = "unresolved" if ref.span is None else "discarded"
+    if ref.span is None or graph.spans[ref.span].messages is None or max_depth == 0:
+        resolution: Resolution = (
+            "unresolved"
+            if ref.span is None
+            else "discarded"
+            if graph.spans[ref.span].messages is None
+            else "depth-limit"
+        )
         yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, resolution))
         return
     if keep_frames:
         yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, "expanded"))
     child = Context(ctx, name.index, ref.span, ctx.depth + 1, ctx.placement)
-    yield from walk(
-        graph, max_depth=max_depth, keep_frames=keep_frames, start=child, replays=replays
-    )
+    yield from walk(graph, max_depth=below, keep_frames=keep_frames, start=child, replays=replays)
 
 
 def every_row(graph: FoldGraph, *, replays: Replays = "full") -> Iterator[Row]:

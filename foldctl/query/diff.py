@@ -267,25 +267,85 @@ def _message_changes(
     da, db = [digest(m) for m in a.messages], [digest(m) for m in b.messages]
     if da == db:
         return
+    gone, fresh = _surplus(da, db), _surplus(db, da)
+    edits = _edits(da, db, a.messages, b.messages, set(gone), set(fresh), old, new)
+    edited_old, edited_new = {i for i, _ in edits}, {j for _, j in edits}
+    old_at, new_at = old.graph.locator_of, new.graph.locator_of
+    changed = [
+        _edit(old_at(a.index, i), new_at(b.index, j), da[i], db[j], a.messages[i], b.messages[j])
+        for i, j in edits
+    ]
     removed = [
         {
             "locator": old.graph.locator_of(a.index, n),
             "digest": da[n],
             "role": a.messages[n].get("role"),
             "lost": da[n] not in new.anywhere,
+            "message": a.messages[n],
         }
-        for n in _surplus(da, db)
+        for n in gone
+        if n not in edited_old
     ]
     added = [
         {
             "locator": new.graph.locator_of(b.index, n),
             "digest": db[n],
             "role": b.messages[n].get("role"),
+            "message": b.messages[n],
         }
-        for n in _surplus(db, da)
+        for n in fresh
+        if n not in edited_new
     ]
-    reordered = not removed and not added  # the same messages, in another order
-    yield _head("span-messages-changed", **ids, removed=removed, added=added, reordered=reordered)
+    reordered = not removed and not added and not changed  # the same messages, reordered
+    yield _head(
+        "span-messages-changed", **ids, changed=changed, removed=removed, added=added,
+        reordered=reordered,
+    )  # fmt: skip
+
+
+def _edit(
+    old_locator: str, new_locator: str, old_digest: str, new_digest: str, a: Message, b: Message
+) -> dict[str, Any]:
+    """One message edited in place: both sides whole, and the fields that differ."""
+    names = [k for k in dict.fromkeys([*a, *b]) if a.get(k, _ABSENT) != b.get(k, _ABSENT)]
+    return {
+        "oldLocator": old_locator,
+        "newLocator": new_locator,
+        "oldDigest": old_digest,
+        "newDigest": new_digest,
+        "role": b.get("role"),
+        "fields": names,
+        "oldMessage": a,
+        "newMessage": b,
+    }
+
+
+def _edits(
+    da: list[str],
+    db: list[str],
+    a: Sequence[Message],
+    b: Sequence[Message],
+    gone: set[int],
+    fresh: set[int],
+    old: _Side,
+    new: _Side,
+) -> list[tuple[int, int]]:
+    """The messages of OLD edited in place in NEW: in each region where the two sequences
+    differ (their unchanged messages aligned), an OLD message found nowhere in NEW paired
+    with the next NEW message of its role found nowhere in OLD.  The live window and a
+    span's retained messages are compared alike."""
+    pairs: list[tuple[int, int]] = []
+    for i1, i2, j1, j2 in _unequal_regions(da, db):
+        # Only messages that exist nowhere on the other side can be edits of each other.
+        olds = [i for i in range(i1, i2) if i in gone and da[i] not in new.anywhere]
+        news = [j for j in range(j1, j2) if j in fresh and db[j] not in old.anywhere]
+        for i in olds:
+            role = a[i].get("role")
+            j = next((j for j in news if b[j].get("role") == role), None)
+            if j is not None:
+                news = news[news.index(j) + 1 :]
+                pairs.append((i, j))
+    return pairs
 
 
 def _surplus(ours: list[str], theirs: list[str]) -> list[int]:
@@ -318,9 +378,14 @@ def _unmatched(ours: list[str], theirs: list[str]) -> list[bool]:
 _ALIGN_LIMIT: Final = 4_000_000
 
 
-def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int, int]]:
-    """The regions ``(i1, i2, j1, j2)`` where ``a`` and ``b`` differ, after their common
-    head and tail; aligned by :class:`difflib.SequenceMatcher` when that is affordable."""
+Opcode = tuple[str, int, int, int, int]
+
+
+def aligned(a: Sequence[str], b: Sequence[str], limit: int = _ALIGN_LIMIT) -> list[Opcode]:
+    """``a`` against ``b`` as :class:`difflib.SequenceMatcher`'s opcodes (``equal``,
+    ``replace``, ``delete``, ``insert`` with their ranges): the common head and tail
+    equal, what lies between aligned when that costs at most ``limit`` pairs, else one
+    ``replace``.  Messages (by digest) and lines of text are compared alike."""
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
@@ -328,35 +393,36 @@ def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
     i2, j2 = len(a) - tail, len(b) - tail
-    if head == i2 and head == j2:
-        return
-    if (i2 - head) * (j2 - head) > _ALIGN_LIMIT:
-        yield head, i2, head, j2
-        return
-    matcher = SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
-    for tag, x1, x2, y1, y2 in matcher.get_opcodes():
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    if (i2 - head) * (j2 - head) > limit:
+        ops.append(("replace", head, i2, head, j2))
+    elif i2 > head or j2 > head:
+        matcher = SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
+        ops += [
+            (tag, head + x1, head + x2, head + y1, head + y2)
+            for tag, x1, x2, y1, y2 in matcher.get_opcodes()
+        ]
+    if tail:
+        ops.append(("equal", i2, len(a), j2, len(b)))
+    return ops
+
+
+def _unequal_regions(a: list[str], b: list[str]) -> Iterator[tuple[int, int, int, int]]:
+    """The regions ``(i1, i2, j1, j2)`` where ``a`` and ``b`` differ (:func:`aligned`)."""
+    for tag, i1, i2, j1, j2 in aligned(a, b):
         if tag != "equal":
-            yield head + x1, head + x2, head + y1, head + y2
+            yield i1, i2, j1, j2
 
 
 def _live_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
     old_history, new_history = old.graph.checkpoint.history, new.graph.checkpoint.history
     gone, fresh = _unmatched(old.live, new.live), _unmatched(new.live, old.live)
-    changed: list[tuple[int, int]] = []
-    paired_old: set[int] = set()
-    paired_new: set[int] = set()
-    for i1, i2, j1, j2 in _unequal_regions(old.live, new.live):
-        # Only messages that exist nowhere on the other side can be edits of each other.
-        olds = [i for i in range(i1, i2) if gone[i] and old.live[i] not in new.anywhere]
-        news = [j for j in range(j1, j2) if fresh[j] and new.live[j] not in old.anywhere]
-        for i in olds:
-            role = old_history[i].get("role")
-            j = next((j for j in news if new_history[j].get("role") == role), None)
-            if j is not None:
-                news = news[news.index(j) + 1 :]
-                changed.append((i, j))
-                paired_old.add(i)
-                paired_new.add(j)
+    changed = _edits(
+        old.live, new.live, old_history, new_history,
+        {i for i, g in enumerate(gone) if g}, {j for j, f in enumerate(fresh) if f}, old, new,
+    )  # fmt: skip
+    paired_old = {i for i, _ in changed}
+    paired_new = {j for _, j in changed}
     for i, d in enumerate(old.live):
         if not gone[i] or i in paired_old:
             continue
@@ -373,12 +439,8 @@ def _live_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
                 digest=d, role=message.get("role"), message=message,
             )  # fmt: skip
     for i, j in changed:
-        a, b = old_history[i], new_history[j]
-        names = [k for k in dict.fromkeys([*a, *b]) if a.get(k, _ABSENT) != b.get(k, _ABSENT)]
-        yield _head(
-            "live-changed", oldLocator=f"h{i}", newLocator=f"h{j}", oldDigest=old.live[i],
-            newDigest=new.live[j], role=b.get("role"), fields=names, oldMessage=a, newMessage=b,
-        )  # fmt: skip
+        edit = _edit(f"h{i}", f"h{j}", old.live[i], new.live[j], old_history[i], new_history[j])
+        yield _head("live-changed", **edit)
     for j, d in enumerate(new.live):
         if fresh[j] and j not in paired_new:
             message = new_history[j]

@@ -20,13 +20,13 @@ from foldctl import jsoncodec
 from foldctl.digest import digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
 from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
-from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.locate import Where, where
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
 from foldctl.redact.apply import redact_graph
@@ -61,7 +61,47 @@ class Query:
     before: int = 0  # context messages
     after: int = 0
     folds: FoldFilter = NO_FILTER
-    replays: Replays = "full"
+    replays: Replays = "ref"
+    #: what a person may have meant otherwise (GNU grep's ``\\|``), said once by the caller
+    notes: tuple[str, ...] = ()
+
+
+#: What GNU grep's basic syntax writes escaped (``\\|``, ``\\(``, ``\\)``, ``\\{``), and
+#: what each is in a Python pattern.
+_GNU_ESCAPES: Final = {
+    "|": "alternation is |",
+    "(": "a group is (...)",
+    ")": "a group is (...)",
+    "{": "a repeat is {m,n}",
+}
+
+
+def gnu_escapes(pattern: str) -> list[str]:
+    """The GNU-style escapes in ``pattern`` (``\\|``, ``\\(``, ``\\)``, ``\\{``), in order,
+    each once; an escaped backslash (``\\\\|``) is not one."""
+    found: list[str] = []
+    i = 0
+    while i < len(pattern) - 1:
+        if pattern[i] == "\\":
+            escaped = pattern[i + 1]
+            if escaped in _GNU_ESCAPES and "\\" + escaped not in found:
+                found.append("\\" + escaped)
+            i += 2
+        else:
+            i += 1
+    return found
+
+
+def _gnu_note(patterns: Sequence[str]) -> tuple[str, ...]:
+    escapes = list(dict.fromkeys(e for p in patterns for e in gnu_escapes(p)))
+    if not escapes:
+        return ()
+    meant = "; ".join(dict.fromkeys(_GNU_ESCAPES[e[1]] for e in escapes))
+    return (
+        f"the pattern has {', '.join(escapes)} as GNU grep writes them; patterns are Python "
+        f"regular expressions, where {escapes[0]} matches a literal {escapes[0][1]} ({meant}; "
+        "-F searches for a plain string)",
+    )
 
 
 def compile_query(
@@ -78,7 +118,7 @@ def compile_query(
     before: int = 0,
     after: int = 0,
     folds: FoldFilter = NO_FILTER,
-    replays: Replays = "full",
+    replays: Replays = "ref",
 ) -> Query:
     """Build a :class:`Query` (several patterns match when any does), or raise
     :class:`UsageError` for a pattern that does not compile."""
@@ -112,6 +152,7 @@ def compile_query(
         after=after,
         folds=folds,
         replays=replays,
+        notes=() if fixed else _gnu_note(patterns),
     )
 
 
@@ -334,6 +375,8 @@ class SourceDone:
     source: str
     count: int
     decoded: bool = True
+    #: with a fold filter: what the source held, and how many spans passed
+    facts: FoldFacts | None = None
 
 
 GrepEvent = HitRecord | SourceFailed | SourceDone
@@ -391,7 +434,9 @@ def _source_events(
             count += not hit.context
             if not count_only:
                 yield hit
-        yield SourceDone(graph.checkpoint.source, count)
+        folds = query.folds
+        facts = folds.facts(graph.spans) if folds.active else None
+        yield SourceDone(graph.checkpoint.source, count, facts=facts)
     except NotACheckpoint as e:
         if not lenient:
             yield SourceFailed(name, e)
@@ -596,7 +641,10 @@ def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
         yield {**base, "field": m.field, "start": m.start, "end": m.end, "text": m.text}
 
 
-Mode = Literal["hits", "count", "files"]
+#: What a search answers: every hit (``hits``), each hit's matches alone (``matches``, grep
+#: ``-o``: the records are the hits all the same), a count per source (``count``), or
+#: the sources that match (``files``).
+Mode = Literal["hits", "matches", "count", "files"]
 
 
 class GrepRun:
@@ -618,6 +666,7 @@ class GrepRun:
         self.failed = 0
         self.undecoded = 0  # sources the prefilter passed over without decoding them
         self.counts: list[tuple[str, int]] = []
+        self._facts: list[FoldFacts] = []
 
     def _sources(self) -> Iterator[HitRecord | SourceDone]:
         for event in self._events:
@@ -628,6 +677,8 @@ class GrepRun:
                 if isinstance(event, SourceDone):
                     self.counts.append((event.source, event.count))
                     self.undecoded += not event.decoded
+                    if event.facts is not None:
+                        self._facts.append(event.facts)
                 yield event
 
     def hits(self) -> Iterator[HitRecord]:
@@ -666,6 +717,19 @@ class GrepRun:
         if self.mode == "files":
             return self.file_rows(), ("source",)
         return (row for hit in self.hits() for row in hit_rows(hit)), GREP_COLUMNS
+
+    @property
+    def facts(self) -> FoldFacts | None:
+        """With a fold filter, once consumed: what the sources searched held (those decoded),
+        and how many spans passed."""
+        return total(self._facts) if self._facts else None
+
+    def found_any(self) -> bool:
+        """Whether any source matches, the search stopped at the first that does (grep
+        ``-q``); a source that could not be read before it goes to ``report``."""
+        for _ in self.file_rows():
+            return True  # the search is left there: the rest is never read
+        return False
 
     def exit_status(self) -> ExitStatus:
         """2 when any source failed (even if another matched, as grep does), else 0 when

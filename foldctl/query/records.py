@@ -13,13 +13,12 @@ from typing import Any, Final
 
 from foldctl.audit.checks import audit, summary
 from foldctl.audit.codes import Finding
-from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
+from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.locators import Container
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, chain_field
 from foldctl.model import Span
-from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.times import iso_utc
 
 
@@ -145,15 +144,21 @@ class FoldTree:
     writes every one (:meth:`Overview.document` lists them)."""
 
     graph: FoldGraph
+    folds: FoldFilter = NO_FILTER  # only the spans that pass (each at its own depth)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        return fold_tree(self.graph)
+        if not self.folds.active:
+            return fold_tree(self.graph)
+        spans = self.graph.spans
+        return (node for node in fold_tree(self.graph) if self.folds.selects(spans[node["span"]]))
 
     def __len__(self) -> int:
+        if self.folds.active:
+            return sum(1 for span in self.graph.spans if self.folds.selects(span))
         return len(self.graph.spans)  # every span is a node: placed, or under a floating root
 
     def __bool__(self) -> bool:
-        return bool(self.graph.spans)
+        return len(self) > 0
 
 
 def fold_counts(graph: FoldGraph) -> dict[str, int]:
@@ -176,8 +181,10 @@ def overview(
     findings: Sequence[Finding] | None = None,
     *,
     claims: bool = False,
+    folds: FoldFilter = NO_FILTER,
 ) -> dict[str, Any]:
-    """The ``show`` document.
+    """The ``show`` document (with ``folds``: the tree and the findings of the spans that
+    pass, ``treeFilter`` saying which; the counts stay the checkpoint's).
 
     ``findings`` is summarised under ``"findings"``: counts by severity and by
     code.  By default it is the audit of the fold record
@@ -218,17 +225,24 @@ def overview(
         },
         "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
         "models": sorted({s.model for s in spans}),
-        "tree": FoldTree(graph),
-        "findings": _findings(graph, findings, claims),
+        "tree": FoldTree(graph, folds),
+        "findings": _findings(graph, findings, claims, folds),
+        **({"treeFilter": folds.describe()} if folds.active else {}),
     }
 
 
-def _findings(graph: FoldGraph, findings: Sequence[Finding] | None, claims: bool) -> dict[str, Any]:
+def _findings(
+    graph: FoldGraph, findings: Sequence[Finding] | None, claims: bool, folds: FoldFilter
+) -> dict[str, Any]:
     if findings is not None:
         return summary(findings)
     found = audit(graph, messages=False)
     if claims:
+        from foldctl.claims.record import audit_findings  # the claim rules, only when asked
+
         found += audit_findings(graph)
+    if folds.active:
+        found = [f for f in found if folds.place_passes(f.span, f.locator, graph.spans)]
     counted = summary(found, messages=False)
     counted["claims"] = claims
     return counted

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from foldctl.audit.codes import Finding
+from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Replays
 
@@ -37,6 +38,16 @@ class Report:
     replays: Replays = "ref"
     #: the file its bytes were read from (a store's file), None for bytes in hand
     evidence: str | None = None
+    #: only the folds that pass (tree, timeline, transcript; the findings already are)
+    folds: FoldFilter = NO_FILTER
+
+    def unmatched(self) -> str | None:
+        """With ``folds``: None when some span passes; else the line that says which filter
+        no span passes and what the checkpoint holds (a span it does not have is a
+        :class:`~foldctl.errors.UsageError`)."""
+        spans = self.graph.spans
+        self.folds.check_spans(spans)
+        return self.folds.unmatched(self.folds.facts(spans))
 
     def __repr__(self) -> str:
         findings = "None" if self.findings is None else str(len(self.findings))

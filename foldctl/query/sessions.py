@@ -110,7 +110,15 @@ def sessions(path: str, scheme: str | None = None, only: str | None = None) -> S
         row["worst"] = next((s for s in SEVERITIES if s in severities), None)
         rows.append(row)
     text = TEXT_COLUMNS + (("error",) if errors else ())
-    return SessionListing(rows, ALL_COLUMNS, text, errors=tuple(errors), store=path)
+    return SessionListing(rows, ALL_COLUMNS, text, COUNTS_NOTE, errors=tuple(errors), store=path)
+
+
+#: What the two counts of the text table are, under it.
+COUNTS_NOTE: Final = (
+    "messageCount: the user and assistant messages with text in the live window, as the "
+    "store recorded them; liveMessages: every message of the live window (history) in "
+    "the envelope, summary frames and tool results included"
+)
 
 
 def listing_error(path: str, errors: tuple[InputError, ...]) -> InputError:

@@ -25,6 +25,7 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import Finding
 from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
+from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, filter_events
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
@@ -104,6 +105,8 @@ class SourceTables:
     source: str
     sha256: str
     tables: dict[str, Columns] = field(default_factory=dict)
+    #: with a fold filter: what the source held, and how many spans passed
+    facts: FoldFacts | None = None
 
     def rows(self, table: str) -> int:
         return len(self.tables[table]["source"])
@@ -140,12 +143,17 @@ def _chain(ctx: Context, known: dict[Context, list[int]]) -> list[int]:
     return known[ctx]
 
 
-def message_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> int:
-    """Append the ``messages`` rows of one checkpoint (expand --include-detached order)."""
+def message_rows(
+    graph: FoldGraph, key: tuple[str, str], out: Columns, folds: FoldFilter = NO_FILTER
+) -> int:
+    """Append the ``messages`` rows of one checkpoint (expand --include-detached order;
+    with ``folds``, the messages of the folds that pass)."""
     source, sha = key
     chains: dict[Context, list[int]] = {}
     seq = 0
     for stream in (walk(graph), walk_floating(graph)):
+        if folds.active:
+            stream = filter_events(stream, folds, graph.spans)
         for event in stream:
             if not isinstance(event, Row):
                 continue
@@ -188,9 +196,14 @@ def _json(value: Any) -> str:
     return jsoncodec.dumps(value).decode("utf-8")
 
 
-def span_table_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> None:
-    """Append the ``spans`` rows of one checkpoint, in ``folded`` order."""
+def span_table_rows(
+    graph: FoldGraph, key: tuple[str, str], out: Columns, folds: FoldFilter = NO_FILTER
+) -> None:
+    """Append the ``spans`` rows of one checkpoint, in ``folded`` order (with ``folds``,
+    those that pass)."""
     for row in span_rows(graph):
+        if folds.active and not folds.selects(graph.spans[row["span"]]):
+            continue
         out["source"].append(key[0])
         out["sha256"].append(key[1])
         for name in (
@@ -209,12 +222,13 @@ def span_table_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> Non
         out["summary"].append(summary)
 
 
-def finding_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
+def finding_rows(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Iterator[dict[str, Any]]:
     """Every finding of every check in :data:`FINDING_CHECKS`, as ``findings`` rows (without
-    the key columns)."""
+    the key columns); with ``folds``, those about the spans that pass."""
     for check, run in FINDING_CHECKS:
         for f in run(graph):
-            yield {"check": check, **f.as_dict()}
+            if folds.place_passes(f.span, f.locator, graph.spans):
+                yield {"check": check, **f.as_dict()}
 
 
 def checkpoint_row(
@@ -247,21 +261,25 @@ def checkpoint_row(
     }
 
 
-def stored_tables(stored: Stored, scheme: str | None = None, *, version: str) -> SourceTables:
+def stored_tables(
+    stored: Stored, scheme: str | None = None, *, version: str, folds: FoldFilter = NO_FILTER
+) -> SourceTables:
     """The four tables of bytes read by :func:`read_stored` (``version``: the foldctl that
     writes them); raises :class:`~foldctl.errors.FoldctlError` when they are not a
     checkpoint, or when replayed summaries would make its messages table far larger than
-    the record (:func:`~foldctl.graph.walk.check_expansion`)."""
+    the record (:func:`~foldctl.graph.walk.check_expansion`).  With ``folds``, the spans,
+    messages and findings of the folds that pass (the checkpoint's row is whole)."""
     graph, note = join(load_stored(stored), scheme)
     check_expansion(graph, floating=True)
     key = (stored.name, stored.sha256)
-    result = SourceTables(stored.name, stored.sha256, {t: empty_columns(t) for t in TABLES})
-    tables = result.tables
-    span_table_rows(graph, key, tables["spans"])
-    messages = message_rows(graph, key, tables["messages"])
+    facts = folds.facts(graph.spans) if folds.active else None
+    tables = {t: empty_columns(t) for t in TABLES}
+    result = SourceTables(stored.name, stored.sha256, tables, facts)
+    span_table_rows(graph, key, tables["spans"], folds)
+    messages = message_rows(graph, key, tables["messages"], folds)
     found = tables["findings"]
     count = 0
-    for row in finding_rows(graph):
+    for row in finding_rows(graph, folds):
         found["source"].append(key[0])
         found["sha256"].append(key[1])
         for name, value in row.items():

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from foldctl.graph.filters import NO_FILTER, FoldFilter, filter_events
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
     Event,
+    FoldStart,
     Replays,
     Row,
     check_expansion,
@@ -17,18 +19,57 @@ from foldctl.graph.walk import (
     walk_floating,
     walk_name,
 )
-from foldctl.query.filters import NO_FILTER, FoldFilter
+from foldctl.model import Message
 from foldctl.query.records import message_object
 from foldctl.times import iso_utc
+
+if TYPE_CHECKING:
+    from foldctl.claims.record import SummaryFinding
 
 
 @dataclass(frozen=True, slots=True)
 class Transcript:
-    """The expanded transcript as walk events, and its rows as message objects."""
+    """The expanded transcript as walk events, and its rows as message objects; the
+    summary that stands for each fold, and (when the claims were checked) what the check
+    found in each summary, for the formats that show them before the originals."""
 
     events: Iterable[Event]
     #: what a transcript's header says: source, run, checkpoint time and counts
     facts: dict[str, Any] | None = None
+    graph: FoldGraph | None = field(default=None, repr=False)
+    #: the claims findings, or None when the summaries were not checked
+    claims: Sequence[SummaryFinding] | None = field(default=None, repr=False)
+    _by_span: dict[int, list[SummaryFinding]] = field(default_factory=dict, init=False, repr=False)
+    _by_frame: dict[str, list[SummaryFinding]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for f in self.claims or ():
+            if f.finding.kind == "unverifiable" or f.span is None:
+                self._by_frame.setdefault(f.frame, []).append(f)
+            else:
+                self._by_span.setdefault(f.span, []).append(f)
+
+    def summary(self, fold: FoldStart) -> Message | None:
+        """The summary frame the walk came through to open ``fold`` (None for a floating
+        span shown on its own, which no frame reaches)."""
+        ctx = fold.context
+        if self.graph is None or ctx.parent is None or ctx.at is None:
+            return None
+        return self.graph.container_messages(ctx.parent.span)[ctx.at]
+
+    def span_claims(self, span: int) -> list[SummaryFinding]:
+        """What the claims check found in the summary of ``span`` (checked against its
+        originals)."""
+        return self._by_span.get(span, [])
+
+    def frame_claims(self, row: Row) -> list[SummaryFinding]:
+        """What the claims check says of a summary frame shown as a row: a frame that
+        opens nothing here (discarded, unresolved, a cycle, the depth limit)."""
+        if row.frame is None:
+            return []
+        if row.frame.resolution in ("discarded", "unresolved") or row.frame.span is None:
+            return self._by_frame.get(row.locator, [])
+        return self._by_span.get(row.frame.span, [])
 
     def records(self) -> Iterator[dict[str, Any]]:
         for event in self.events:
@@ -47,15 +88,17 @@ def transcript(
     keep_frames: bool = False,
     include_detached: bool = False,
     folds: FoldFilter = NO_FILTER,
-    replays: Replays = "full",
+    replays: Replays = "ref",
+    claims: Sequence[SummaryFinding] | None = None,
 ) -> Transcript:
     """The transcript ``expand`` prints: all of it, or what ``only`` names (a message, a
     span ``fN`` or a digest; see :func:`foldctl.graph.walk.walk_name`), at most ``depth``
     levels of folds, frames kept or not, then (``include_detached``) the originals of
     detached and orphan spans; with ``folds``, only the folds that pass it
-    (:mod:`foldctl.query.filters`).  ``replays="ref"`` prints a replayed placement as a
+    (:mod:`foldctl.graph.filters`).  ``replays="ref"`` prints a replayed placement as a
     reference to the first; with ``"full"`` the expansion's size is checked first
-    (:func:`foldctl.graph.walk.check_expansion`)."""
+    (:func:`foldctl.graph.walk.check_expansion`).  ``claims`` are the findings of the
+    summaries checked against their originals, for the formats that show them."""
     if replays == "full":
         check_expansion(graph, floating=include_detached)
     events: Iterator[Event]
@@ -67,8 +110,8 @@ def transcript(
         floating = walk_floating(graph, max_depth=depth, keep_frames=keep_frames, replays=replays)
         events = itertools.chain(events, floating)
     if folds.active:
-        events = _filtered(events, folds, graph)
-    return Transcript(events, transcript_facts(graph))
+        events = filter_events(events, folds, graph.spans)
+    return Transcript(events, transcript_facts(graph), graph, claims)
 
 
 def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
@@ -87,15 +130,3 @@ def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
         "foldedMessages": sum(len(s.messages or ()) for s in spans),
         "maxDepth": max((p.depth for p in graph.places), default=0),
     }
-
-
-def _filtered(events: Iterator[Event], folds: FoldFilter, graph: FoldGraph) -> Iterator[Event]:
-    """The events of the folds that pass: their boundaries and their messages."""
-    last: object = None
-    passes = False
-    for event in events:
-        if event.context is not last:
-            last = event.context
-            passes = folds.context_passes(event.context, graph.spans)
-        if passes:
-            yield event

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from foldctl.lazyre import lazy
+
 __all__ = [
     "DETECTORS",
     "EXAMPLES",
@@ -111,7 +113,7 @@ class _Regex:
         check: Check | None = None,
         needles: tuple[str, ...] = (),
     ) -> None:
-        self.compiled = re.compile(pattern, flags)
+        self.compiled = lazy(pattern, flags)
         self.group = group
         self.check = check
         self.needles = needles
@@ -251,10 +253,10 @@ _AUTH_HEADER = _regex(
 
 # scheme://user:password@host — only the password.  The user may be empty
 # (redis://:secret@host); a template ($PASSWORD, ${X}, <pw>, ****) is not a password.
-_URL_PASSWORD_TEMPLATE: Final = re.compile(r"\*+|x+|X+|\$\{?\w+\}?|<[^>]*>|\{\{[^}]*\}\}|%s|\.\.\.")
+_URL_PASSWORD_TEMPLATE: Final = lazy(r"\*+|x+|X+|\$\{?\w+\}?|<[^>]*>|\{\{[^}]*\}\}|%s|\.\.\.")
 
 
-_USERINFO: Final = re.compile(
+_USERINFO: Final = lazy(
     r"[^\s\x00:/?#@\"'<>\[\]]{0,256}:([^\s\x00/?#@\"'<>\[\]]{1,256})@(?=[A-Za-z0-9\[])"
 )
 
@@ -277,8 +279,8 @@ def _find_url_password(text: str) -> Iterator[Span]:
 _EMAIL_LOCAL: Final = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-'"
 )
-_EMAIL_DOMAIN: Final = re.compile(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w-])")
-_RETINA_SUFFIX: Final = re.compile(r"\d+(?:\.\d+)?x\.")  # icon@2x.png is a file, not an address
+_EMAIL_DOMAIN: Final = lazy(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w-])")
+_RETINA_SUFFIX: Final = lazy(r"\d+(?:\.\d+)?x\.")  # icon@2x.png is a file, not an address
 
 
 def _email_local_ok(ch: str) -> bool:
@@ -710,9 +712,9 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         {"a": ("github_token",), "b": ("stripe_key",), "c": ("aws_secret_key",)},
     ),
 )
-_GATES: Final = tuple((re.compile(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
+_GATES: Final = tuple((lazy(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
 _BYTE_GATES: Final = tuple(
-    (c.encode(), re.compile(p.encode()), frozenset(k for ks in kinds.values() for k in ks))
+    (c.encode(), lazy(p.encode()), frozenset(k for ks in kinds.values() for k in ks))
     for c, p, kinds in _GATE_PATTERNS
 )
 _AT_KINDS: Final = frozenset(("email", "url_password"))
@@ -735,7 +737,7 @@ _SHAPES: Final = _translation()
 # every IBAN starts "AA00".  A window is the run of shape characters around a
 # needle; every match lies inside one.
 _DIGIT_NEEDLE: Final = b"0" * 12
-_ZEROS: Final = re.compile(b"0*")
+_ZEROS: Final = lazy(b"0*")
 _IBAN_NEEDLE: Final = b"AA00"  # every IBAN starts where this needle does
 _NOT_DIGITS: Final = b" -.()"
 _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
@@ -751,15 +753,15 @@ _BYTE_CARD_BOUNDS: Final = (
     rb"(?:(?<![0-9A-Za-z_+\-.,$])|(?<=\\[nrtbf]))(?:%s)(?![A-Za-z_]|[.,\-][0-9])"
 )
 _BYTE_DIGIT_PATTERNS: Final[dict[str, re.Pattern[bytes]]] = {
-    "phone": re.compile(
+    "phone": lazy(
         b"|".join(
             b"(?:%s)" % f.compiled.pattern.encode() for k, f in _DIGIT_FINDERS if k == "phone"
         )
     ),
-    "card": re.compile(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
+    "card": lazy(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
 }
-_BYTE_IBAN: Final = re.compile(_IBAN.compiled.pattern.encode())
-_BYTE_PHONE_INTL: Final = re.compile(rb"\+[1-9]")
+_BYTE_IBAN: Final = lazy(_IBAN.compiled.pattern.encode())
+_BYTE_PHONE_INTL: Final = lazy(rb"\+[1-9]")
 
 
 def _digit_windows(shapes: bytes) -> list[Span]:

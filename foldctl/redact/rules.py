@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from foldctl.errors import cannot_read
+from foldctl.lazyre import lazy
 from foldctl.redact.detectors import DETECTORS, Detector
 from foldctl.redact.errors import RulesError
 
@@ -38,7 +39,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 __all__ = ["Rule", "Rules", "load_rules", "parse_rules"]
 
 #: A kind name: it appears inside placeholders and in --redact-only lists.
-KIND_NAME: Final = re.compile(r"[a-z][a-z0-9_]{0,31}")
+KIND_NAME: Final = lazy(r"[a-z][a-z0-9_]{0,31}")
 
 #: Custom rules rank above the generic built-ins (auth_header, email, phone)
 #: and below the vendor-specific credential shapes when two matches tie.
@@ -94,7 +95,7 @@ def load_rules(path: Path) -> Rules:
     return parse_rules(text, source=source)
 
 
-_TOML_PLACE: Final = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_PLACE: Final = lazy(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def parse_rules(text: str, *, source: str = "<rules>") -> Rules:

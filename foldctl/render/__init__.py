@@ -44,6 +44,9 @@ class Output:
     out: BinaryIO
     color: bool = False
     terminal: bool = False  # a person reads it: JSON is indented, as jq and gh do
+    #: the terminal's width in columns: text lines longer than it are wrapped, the tree
+    #: drawn again on each continuation (None: not a terminal, nothing wrapped)
+    width: int | None = None
 
 
 class Documented(Protocol):

@@ -53,3 +53,17 @@ def brief(items: list[str], shown: int = 3) -> str:
     if len(items) <= shown + 1:
         return ", ".join(items)
     return f"{', '.join(items[:shown])}, … ({len(items) - shown} more)"
+
+
+def fit(text: str, start: int, columns: int) -> int:
+    """The end of the longest piece of ``text`` from ``start`` that takes at most
+    ``columns`` columns (one character at least, so a piece always moves on)."""
+    end = min(len(text), start + columns)
+    if text[start:end].isascii():
+        return max(end, start + 1)
+    used = 0
+    for n in range(start, len(text)):
+        used += _char_width(text[n])
+        if used > columns:
+            return max(n, start + 1)
+    return len(text)

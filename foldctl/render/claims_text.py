@@ -5,69 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from foldctl.claims.record import ClaimsResult, SummaryFinding
+from foldctl.claims.record import ClaimsResult
 from foldctl.render import Line, Output
-from foldctl.render.cells import truncate
-from foldctl.render.markdown import code, inline
+from foldctl.render.claim_notes import finding_lines
+from foldctl.render.markdown import claim_items, code
 from foldctl.render.sink import markdown_lines, text_lines
 from foldctl.termsafe import visible
 
-_STYLE = {"contradicted": "bold red", "dropped": "red", "unsupported": "yellow"}
-_SAYS = {
-    "contradicted": "the originals say otherwise",
-    "dropped": "an error in the originals that the summary does not mention",
-    "unsupported": "appears nowhere in what the summary stands for",
-    "unverifiable": "no retained originals to check against",
-}
-_EXCERPT = 240
-
-
-def _marked(f: SummaryFinding, left: str, right: str) -> str:
-    """The summary's sentence with the atom marked, cut around it when long."""
-    x = f.finding
-    if x.sentence is None or x.start is None or x.end is None:
-        return ""
-    before, atom, after = x.sentence[: x.start], x.sentence[x.start : x.end], x.sentence[x.end :]
-    if len(before) > _EXCERPT // 2:
-        before = "…" + before[-(_EXCERPT // 2) :]
-    if len(after) > _EXCERPT // 2:
-        after = after[: _EXCERPT // 2] + "…"
-    return f"{before}{left}{atom}{right}{after}".replace("\n", " ")
-
-
-def _cited(f: SummaryFinding) -> str:
-    x = f.finding
-    refs = [r.locator for r in x.evidence]
-    if x.kind == "unsupported":
-        ends = " … ".join(dict.fromkeys(refs))
-        return f"searched {x.searched} message(s){f' ({ends})' if ends else ''}"
-    return ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
-
 
 def _lines(result: ClaimsResult, unicode: bool) -> Iterator[Line]:
-    arrow = "↳ " if unicode else "-> "
     total = 0
     for source, findings in result.sources:
         for f in findings:
             total += 1
-            x = f.finding
-            span = "no span" if f.span is None else f"span {f.span}"
-            head: Line = [
-                (f"{visible(source)}:{f.frame}: ", "magenta"),
-                (f"{x.kind} ", _STYLE.get(x.kind, "dim")),
-                (f"{x.atom_kind} {truncate(visible(x.atom), 80)!s}", "bold"),
-                (f"  (summary of {span}: {_SAYS[x.kind]})", "dim"),
-            ]
-            yield head
-            marked = _marked(f, "[[", "]]")
-            if marked:
-                yield [("    summary: ", "dim"), (visible(marked), None)]
-            if x.expected is not None:
-                yield [("    originals: ", "dim"), (visible(x.expected), "bold")]
-            if f.line:
-                yield [("    " + arrow, "dim"), (visible(f.line), None)]
-            if x.kind != "unverifiable":
-                yield [("    evidence: ", "dim"), (_cited(f), None)]
+            yield from finding_lines(f, f"{visible(source)}:{f.frame}: ", unicode)
     checked = len(result.sources)
     wrong = result.wrong
     yield [
@@ -93,21 +44,7 @@ def _markdown(result: ClaimsResult) -> Iterator[str]:
             yield "No finding: every summary checked says what its originals say."
             yield ""
         for f in findings:
-            x = f.finding
-            span = "no span" if f.span is None else f"span {f.span}"
-            yield (
-                f"- **{x.kind}** {inline(x.atom_kind)} {code(x.atom)} — summary "
-                f"{code(f.frame)} of {span}"
-            )
-            marked = _marked(f, "**", "**")
-            if marked:
-                yield f"  - summary: {inline(marked).replace(chr(92) + '*' + chr(92) + '*', '**')}"
-            if x.expected is not None:
-                yield f"  - originals: {code(x.expected)}"
-            if f.line:
-                yield f"  - original line: {code(f.line)}"
-            if x.kind != "unverifiable":
-                yield f"  - evidence: {inline(_cited(f))}"
+            yield from claim_items(f)
         yield ""
 
 

@@ -9,9 +9,10 @@ from typing import Any, Final
 from foldctl import jsoncodec
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
-from foldctl.query.diff import KINDS, DiffResult
+from foldctl.query.diff import KINDS, DiffResult, aligned
 from foldctl.render import Line, Output
 from foldctl.render.delimited import csv_chunks, tsv_chunks
+from foldctl.render.fields import pretty
 from foldctl.render.sink import text_lines, write_chunks
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
@@ -90,8 +91,12 @@ def detail(d: dict[str, Any]) -> str:
         )
     if kind == "span-messages-changed":
         lost = sum(1 for r in d["removed"] if r["lost"])
-        text = f"{len(d['removed'])} removed ({lost} now nowhere in NEW), {len(d['added'])} added"
-        return text + ("; same messages, new order" if d["reordered"] else "")
+        parts = [f"{len(d['changed'])} changed"] if d["changed"] else []
+        if d["removed"] or not d["changed"]:
+            parts.append(f"{len(d['removed'])} removed ({lost} now nowhere in NEW)")
+        if d["added"] or not d["changed"]:
+            parts.append(f"{len(d['added'])} added")
+        return ", ".join(parts) + ("; same messages, new order" if d["reordered"] else "")
     if kind == "span-changed":
         return "; ".join(
             f"{visible(c['field'])}: {_short(c['old']) if 'old' in c else '(absent)'} -> "
@@ -198,10 +203,76 @@ def _message_at(graph: FoldGraph, locator: str | None) -> Any:
     return messages[name.index] if name.index < len(messages) else None
 
 
+#: Beyond this many pairs of lines between the common head and tail, two texts are
+#: shown as the old lines, then the new, not aligned: an alignment costs time quadratic
+#: in the lines, and the output stays linear in the two texts either way.
+_ALIGN_LINES: Final = 1_000_000
+_DIFF_CONTEXT: Final = 1  # unchanged lines shown around each change
+
+
+def _field_text(message: dict[str, Any], name: str) -> str | None:
+    """A field as the lines a line diff compares: a string as it is, anything else as
+    indented JSON (tool calls: one argument a line), None when absent."""
+    if name not in message:
+        return None
+    value = message[name]
+    return value if isinstance(value, str) else pretty(value)
+
+
+def _hunks(a: list[str], b: list[str]) -> Iterator[list[tuple[str, int, str]]]:
+    """The changed parts of two lists of lines, each with a line of context: a hunk is a
+    list of (``-``, ``+`` or `` ``, line number in OLD or NEW, text)."""
+    hunk: list[tuple[str, int, str]] = []
+    for tag, i1, i2, j1, j2 in aligned(a, b, _ALIGN_LINES):
+        if tag == "equal":
+            if hunk:  # the context after the change; a long run ends the hunk
+                hunk += [(" ", n, a[n]) for n in range(i1, min(i2, i1 + _DIFF_CONTEXT))]
+                if i2 - i1 > 2 * _DIFF_CONTEXT:
+                    yield hunk
+                    hunk = []
+                else:
+                    hunk += [(" ", n, a[n]) for n in range(i1 + _DIFF_CONTEXT, i2)]
+            continue
+        if not hunk:  # the context before it
+            hunk = [(" ", n, a[n]) for n in range(max(0, i1 - _DIFF_CONTEXT), i1)]
+        hunk += [("-", n, a[n]) for n in range(i1, i2)]
+        hunk += [("+", n, b[n]) for n in range(j1, j2)]
+    if hunk:
+        yield hunk
+
+
+def edit_lines(edit: dict[str, Any], indent: str = "        ") -> Iterator[Line]:
+    """What changed in a message edited in place: for each field that differs, a line
+    diff of its text (a field that is not a string, tool calls included, as indented
+    JSON, so a changed argument is one line), with a line of context and where it is."""
+    old, new = edit["oldMessage"], edit["newMessage"]
+    for name in edit["fields"]:
+        before, after = _field_text(old, name), _field_text(new, name)
+        if before is None or after is None:
+            shown = "absent in OLD" if before is None else "absent in NEW"
+            yield [(f"{indent}{visible(name)}: {shown}", "dim")]
+        a = [] if before is None else before.split("\n")
+        b = [] if after is None else after.split("\n")
+        for hunk in _hunks(a, b):
+            first = next((n for sign, n, _ in hunk if sign != "+"), 0) + 1
+            yield [(f"{indent}@@ {visible(name)}, line {first} @@", "cyan")]
+            for sign, _, text in hunk:
+                style = {"-": "red", "+": "green"}.get(sign)
+                yield [(f"{indent}{sign} ", style), (visible(text), style)]
+
+
 def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
-    """Under a difference, each message it concerns: its locator on each side and an
-    excerpt of the old and the new text."""
+    """Under a difference, each message it concerns: an edited one as a line diff of what
+    changed; a removed or added one, its locator and its first line."""
     if d["kind"] == "span-messages-changed":
+        for edit in d["changed"]:
+            yield [
+                ("      ~ ", "yellow"),
+                (f"{edit['oldLocator']} -> {edit['newLocator']} ", "yellow"),
+                (visible(str(edit["role"])), "yellow"),
+                (f": {', '.join(visible(f) for f in edit['fields'])} changed", None),
+            ]
+            yield from edit_lines(edit)
         for r in d["removed"]:
             message = _message_at(result.old, r["locator"])
             lost = "; now nowhere in NEW" if r["lost"] else ""
@@ -218,16 +289,7 @@ def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
                 (_snippet(message), None),
             ]
     elif d["kind"] == "live-changed":
-        yield [
-            ("      - ", "red"),
-            (f"OLD {d['oldLocator']}: ", "red"),
-            (_snippet(d["oldMessage"]), None),
-        ]
-        yield [
-            ("      + ", "green"),
-            (f"NEW {d['newLocator']}: ", "green"),
-            (_snippet(d["newMessage"]), None),
-        ]
+        yield from edit_lines(d)
 
 
 def diff(result: DiffResult, output: Output) -> None:

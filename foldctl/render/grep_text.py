@@ -164,6 +164,26 @@ def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
         yield [("    ↳ " if unicode else "    -> ", "dim"), (context, "dim")]
 
 
+def match_lines(hits: Iterable[HitRecord]) -> Iterator[Line]:
+    """``-o``: each match alone, ``source:locator:role: match``, as grep prints only the
+    matching parts (no context, nothing for an inverted match)."""
+    for hit in hits:
+        if hit.context:
+            continue
+        role_value = hit.message.get("role", "?")
+        role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
+        head = f"{visible(hit.source)}:{hit.locator}:"
+        for m in hit.matches:
+            label = (
+                role if m.field == "content" else f"{role}:{truncate(visible(m.field), MAX_CELL)}"
+            )
+            yield [(head, "magenta"), (f"{label}: ", "cyan"), (visible(m.text), "bold red")]
+        if hit.match_count > len(hit.matches):
+            yield [
+                (f"{head} ({hit.match_count} matches; the first {len(hit.matches)} shown)", "dim")
+            ]
+
+
 def grep_lines(hits: Iterable[HitRecord], *, unicode: bool, grouped: bool) -> Iterator[Line]:
     """Every hit's lines; with context asked for, ``--`` between groups, as grep does."""
     started = False
@@ -185,9 +205,11 @@ def source_lines(rows: Iterable[dict[str, Any]]) -> Iterator[Line]:
 
 def grep(result: GrepRun, output: Output) -> None:
     """Hits as ``source:locator:role: line``; with a count or a listing, one source a line."""
-    if result.mode == "hits":
+    if result.mode == "matches":
+        text_lines(match_lines(result.hits()), output)
+    elif result.mode == "hits":
         grouped = bool(result.query is not None and (result.query.before or result.query.after))
         text_lines(grep_lines(result.hits(), unicode=output.color, grouped=grouped), output)
     else:
         rows, _ = result.table()
-        write_lines(source_lines(rows), output.out, color=False)
+        write_lines(source_lines(rows), output.out, color=False, width=output.width)

@@ -34,8 +34,9 @@ from typing import Any, Final
 
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
+from foldctl.graph.filters import NO_FILTER, FoldFilter, filter_events
 from foldctl.graph.resolve import FoldGraph
-from foldctl.graph.walk import FoldEnd, FoldStart, Replays, Row, walk, walk_floating
+from foldctl.graph.walk import Event, FoldEnd, FoldStart, Replays, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text
 from foldctl.query.records import overview
 from foldctl.query.report import Provenance, Report
@@ -259,6 +260,9 @@ details.fold>.facts,.fold-flat>.facts{font-size:.82rem;margin:.2rem 0 .4rem}
 .flat-start{font-size:.88rem;margin:.2rem 0}
 .flat-end{font-size:.8rem;color:var(--muted);border-bottom:2px dashed #9fb6dc;margin:.2rem 0 .6rem}
 td.tree,td.nowrap{white-space:nowrap}
+details.all{display:inline}details.all>summary{cursor:pointer;color:var(--accent)}
+ul.all{columns:16rem;margin:.2rem 0;padding-left:1.2rem;font-family:ui-monospace,monospace;
+font-size:.8rem}
 """
     + "".join(f".ind-{n}{{padding-left:{0.5 + n * 0.9:.1f}rem}}" for n in range(1, 13))
     + "\n"
@@ -272,11 +276,17 @@ def render(
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
     replays: Replays = "ref",
+    folds: FoldFilter = NO_FILTER,
 ) -> str:
-    """The whole report as one HTML document (pure: same inputs, same text)."""
-    doc = overview(graph, scheme_note)
+    """The whole report as one HTML document (pure: same inputs, same text); with
+    ``folds``, the tree, the timeline and the transcript of the folds that pass."""
+    doc = overview(graph, scheme_note, folds=folds)
     body = Writer()
     anchors = _Anchors(findings)
+
+    def shown(events: Iterator[Event]) -> Iterator[Event]:
+        return filter_events(events, folds, graph.spans) if folds.active else events
+
     with body.tag("section", {"id": "transcript"}):
         body.el("h2", "Transcript")
         body.el(
@@ -285,7 +295,14 @@ def render(
             "it to see them, nested for nested folds.",
             {"class": "muted"},
         )
-        _events(body, walk(graph, keep_frames=True, replays=replays), anchors, graph)
+        if folds.active:
+            body.el(
+                "p",
+                f"Only the folds {folds.describe()}: the live window's own messages and "
+                "the other folds are left out.",
+                {"class": "note"},
+            )
+        _events(body, shown(walk(graph, keep_frames=True, replays=replays)), anchors, graph)
     with body.tag("section", {"id": "floating"}):
         body.el("h2", "Detached and orphan spans")
         if graph.floating_roots:
@@ -296,7 +313,8 @@ def render(
                 "the agent saw.",
                 {"class": "note"},
             )
-            _events(body, walk_floating(graph, keep_frames=True, replays=replays), anchors, graph)
+            floating = walk_floating(graph, keep_frames=True, replays=replays)
+            _events(body, shown(floating), anchors, graph)
         else:
             body.el("p", "None: every span is placed in the transcript.", {"class": "muted"})
 
@@ -320,7 +338,7 @@ def render(
             with w.tag("main"):
                 _findings(w, findings, anchors)
                 _tree(w, doc, anchors)
-                _timeline(w, graph, anchors)
+                _timeline(w, graph, anchors, folds)
                 w.extend(body)
             _footer(w, provenance, doc)
     w.newline()
@@ -334,10 +352,12 @@ def render_bytes(
     scheme_note: str = "",
     findings: Sequence[Finding] | None = None,
     replays: Replays = "ref",
+    folds: FoldFilter = NO_FILTER,
 ) -> bytes:
     text = render(
-        graph, provenance=provenance, scheme_note=scheme_note, findings=findings, replays=replays
-    )
+        graph, provenance=provenance, scheme_note=scheme_note, findings=findings,
+        replays=replays, folds=folds,
+    )  # fmt: skip
     return text.encode("utf-8")
 
 
@@ -349,6 +369,7 @@ def report(result: Report, output: Output) -> None:
             scheme_note=result.scheme_note,
             findings=result.findings,
             replays=result.replays,
+            folds=result.folds,
         )
     )
     output.out.flush()
@@ -424,13 +445,15 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
             ("folded messages", f"{c['foldedMessages']} kept verbatim"),
             ("deepest fold", str(c["maxDepth"])),
             ("ambiguous fingerprints", str(c["ambiguousFingerprints"])),
-            ("runs", ", ".join(doc["runs"])),
-            ("models", ", ".join(doc["models"]) or "(none)"),
         ]
         with w.tag("dl", {"class": "overview"}):
             for name, value in rows:
                 w.el("dt", name)
                 w.el("dd", value)
+            for name, items in (("runs", doc["runs"]), ("models", doc["models"])):
+                w.el("dt", name)
+                with w.tag("dd"):
+                    _brief_list(w, items, name)
             w.el("dt", "original input")
             with w.tag("dd"):
                 w.el("pre", doc["originalInput"], {"class": "input"})
@@ -444,6 +467,27 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
                 ("provenance", "Provenance"),
             ):
                 w.el("a", label, {"href": f"#{anchor}"})
+
+
+#: A list in the overview shows this many items; the rest are one click away.
+BRIEF_ITEMS: Final = 3
+
+
+def _brief_list(w: Writer, items: Sequence[str], noun: str) -> None:
+    """A list of ids as ``show`` writes it, its count and its first few, with the whole
+    list in a ``<details>`` one click away: 222 run ids do not fill the overview."""
+    if not items:
+        w.text("(none)")
+        return
+    if len(items) <= BRIEF_ITEMS + 1:
+        w.text(", ".join(items))
+        return
+    w.text(f"{len(items)}: {', '.join(items[:BRIEF_ITEMS])}, … ")
+    with w.tag("details", {"class": "all"}):
+        w.el("summary", f"all {len(items)} {noun}")
+        with w.tag("ul", {"class": "all"}):
+            for item in items:
+                w.el("li", item)
 
 
 def _findings(w: Writer, findings: Sequence[Finding] | None, anchors: _Anchors) -> None:
@@ -573,10 +617,12 @@ def _frame_cell(w: Writer, frame: str | None, placement: str, anchors: _Anchors)
         w.el("a", frame, {"href": f"#{anchor}"})
 
 
-def _timeline(w: Writer, graph: FoldGraph, anchors: _Anchors) -> None:
+def _timeline(
+    w: Writer, graph: FoldGraph, anchors: _Anchors, folds: FoldFilter = NO_FILTER
+) -> None:
     with w.tag("section", {"id": "timeline"}):
         w.el("h2", "Timeline of folds")
-        spans = graph.spans
+        spans = [s for s in graph.spans if folds.selects(s)] if folds.active else graph.spans
         if not spans:
             w.el("p", "No folds to place in time.", {"class": "muted"})
             return

@@ -8,14 +8,16 @@ fence nor carry control characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
+from foldctl.model import Message
 from foldctl.query.records import Overview
 from foldctl.query.transcript import Transcript
 from foldctl.render import Output
+from foldctl.render.claim_notes import cited, marked
 from foldctl.render.fields import call_rest, content_text, other_fields, pretty, tool_calls
 from foldctl.render.sink import markdown_lines
 from foldctl.termsafe import visible
@@ -26,6 +28,9 @@ _TICKS = re.compile("`+")
 # emphasis (``*``; ``_`` only where it can open or close emphasis, not inside a word),
 # links and images, raw HTML and autolinks, table cells, strikethrough, entities.
 _MD_SPECIAL = re.compile(r"[\\`*\[\]<>|~]|(?<!\w)_|_(?!\w)|&(?=#?\w+;)")
+
+if TYPE_CHECKING:
+    from foldctl.claims.record import SummaryFinding
 
 
 def inline(text: str) -> str:
@@ -76,14 +81,20 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
     yield ""
     yield "## Fold tree"
     yield ""
+    if doc.get("treeFilter"):
+        shown = f"{len(doc['tree'])} of {c['spans']}"
+        yield f"The spans {inline(doc['treeFilter'])}: {shown}."
+        yield ""
     if not doc["tree"]:
-        yield "(no folds)"
+        yield "(no folds)" if not doc.get("treeFilter") else "(none)"
     for node in doc["tree"]:
         where = node["frame"] or node["placement"]
+        depth = node["depth"]
+        deep = f"depth {depth}: " if depth > NEST_DEPTH else ""
         yield (
             "  "
-            * (node["depth"] - 1)
-            + f"- `{where}` span {node['span']}: {inline(node['model'])}, "
+            * (min(depth, NEST_DEPTH) - 1)
+            + f"- {deep}`{where}` span {node['span']}: {inline(node['model'])}, "
             f"{node['messageCount']} messages, {node['retained']}, run {inline(node['runId'])}, "
             f"iteration {node['iteration']}, {node['foldedAt']}"
         )
@@ -106,7 +117,14 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
         )
 
 
-def header(facts: dict[str, Any]) -> Iterator[str]:
+#: Folds this deep or less nest: a fold at depth d is a heading of level d + 1 and its
+#: messages of level d + 2 (a list item, in ``show``'s tree, d levels in).  Deeper ones are
+#: written flat at the deepest level, their depth written out: a chain 1,019 folds deep
+#: would otherwise nest past what markdown has (six heading levels) or anyone reads.
+NEST_DEPTH: Final = 4
+
+
+def header(facts: dict[str, Any], claims: Sequence[object] | None = None) -> Iterator[str]:
     """The head of a transcript, so a pasted transcript stands alone."""
     yield f"# Transcript of {code(str(facts['runId']))}"
     yield ""
@@ -118,15 +136,26 @@ def header(facts: dict[str, Any]) -> Iterator[str]:
         f"{facts['foldedMessages']} folded messages kept; deepest nesting {facts['maxDepth']}"
     )
     yield (
-        "- summaries are claims written by a model, not the conversation; each is followed "
-        "by the originals it stands for"
+        "- summaries are claims written by a model, not the conversation; each is shown, "
+        "marked as a claim, before the originals it stands for"
     )
+    if claims is not None:
+        wrong = sum(1 for f in claims if getattr(f, "kind", "") != "unverifiable")
+        yield (
+            f"- each summary was checked against its originals (`foldctl claims`): {wrong} "
+            f"finding(s) that a summary is wrong, listed under it"
+        )
+    if facts["maxDepth"] > NEST_DEPTH:
+        yield (
+            f"- folds nest as headings {NEST_DEPTH} levels deep; deeper ones are listed "
+            "flat, each with its depth"
+        )
     yield ""
 
 
 def _fold_line(event: FoldStart) -> str:
     span, ctx = event.span, event.context
-    parts = [f"**fold: span {span.index}**"]
+    parts = [f"fold: span {span.index}"]
     if ctx.depth > 1:
         parts.append(f"depth {ctx.depth} (outermost span {ctx.outermost})")
     parts += [
@@ -137,7 +166,10 @@ def _fold_line(event: FoldStart) -> str:
         f"iteration {span.iteration}",
         iso_utc(span.folded_at_ms),
     ]
-    line = " · ".join(parts)
+    if ctx.depth <= NEST_DEPTH:
+        line = "#" * (ctx.depth + 1) + " " + " · ".join(parts)
+    else:
+        line = f"- **{parts[0]}** · " + " · ".join(parts[1:])
     if event.first_frame is not None or ctx.occurrence > 1:
         line += (
             f" — **replay {ctx.occurrence}**: the same messages as at the first placement "
@@ -149,10 +181,74 @@ def _fold_line(event: FoldStart) -> str:
     return line
 
 
-def _message(row: Row) -> Iterator[str]:
+def claim_items(f: SummaryFinding) -> Iterator[str]:
+    """A claims finding as a list item: its kind, the atom, the summary's sentence with
+    the atom marked, what the originals say and where."""
+    x = f.finding
+    span = "no span" if f.span is None else f"span {f.span}"
+    yield f"- **{x.kind}** {inline(x.atom_kind)} {code(x.atom)} — summary {code(f.frame)} of {span}"
+    sentence = marked(f, "**", "**")
+    if sentence:
+        yield f"  - summary: {inline(sentence).replace(chr(92) + '*' + chr(92) + '*', '**')}"
+    if x.expected is not None:
+        yield f"  - originals: {code(x.expected)}"
+    if f.line:
+        yield f"  - original line: {code(f.line)}"
+    if x.kind != "unverifiable":
+        yield f"  - evidence: {inline(cited(f))}"
+
+
+def _claim(
+    message: Message | None,
+    locator: str | None,
+    model: str | None,
+    checked: bool,
+    findings: Sequence[SummaryFinding],
+) -> Iterator[str]:
+    """A summary marked as the claim it is, its text, and what the claims check found."""
+    if message is None:
+        yield "*No summary stands for this span here: no frame in the transcript reaches it.*"
+        yield ""
+        return
+    by = f", written by {code(model)}" if model is not None else ""
+    at = f" at {code(locator)}" if locator is not None else ""
+    yield (
+        f"> **Claim.** The summary{at}{by}: what a model wrote about the conversation, not "
+        "the conversation."
+    )
+    yield ""
+    content = content_text(message)
+    if content is not None:
+        yield fenced(content)
+        yield ""
+    if not checked:
+        return
+    wrong = [f for f in findings if f.kind != "unverifiable"]
+    if not findings:
+        yield "Claims check: nothing found wrong in this summary."
+    elif wrong:
+        yield f"Claims check: {len(wrong)} finding(s) that this summary is wrong:"
+    else:
+        yield "Claims check:"
+    yield ""
+    for f in findings:
+        yield from claim_items(f)
+    if findings:
+        yield ""
+
+
+def _heading(row: Row) -> str:
+    """A message's heading: nested as its fold is, flat (its depth written) below that."""
+    depth = row.depth
+    level = depth + 2 if depth <= NEST_DEPTH else 6
+    return "#" * level + " " + ("" if depth <= NEST_DEPTH else f"depth {depth} · ")
+
+
+def _message(row: Row, result: Transcript | None = None) -> Iterator[str]:
     m = row.message
     role = m.get("role")
-    title = f"### {code(row.locator)} {inline(role) if isinstance(role, str) else '(no role)'}"
+    title = f"{_heading(row)}{code(row.locator)} "
+    title += inline(role) if isinstance(role, str) else "(no role)"
     tool = m.get("toolName")
     if isinstance(tool, str):
         title += f" ({code(tool)})"
@@ -162,10 +258,25 @@ def _message(row: Row) -> Iterator[str]:
         title += f" — summary frame, {row.frame.resolution}"
         if row.frame.span is not None:
             title += f" (span {row.frame.span})"
+        yield title
+        yield ""
+        graph = result.graph if result is not None else None
+        model = (
+            None if graph is None or row.frame.span is None else graph.spans[row.frame.span].model
+        )
+        checked = result is not None and result.claims is not None
+        findings = result.frame_claims(row) if result is not None else []
+        yield from _claim(row.message, None, model, checked, findings)
+        yield from _fields(m, with_content=False)
+        return
     yield title
     yield ""
+    yield from _fields(m)
+
+
+def _fields(m: Message, *, with_content: bool = True) -> Iterator[str]:
     content = content_text(m)
-    if content:
+    if content and with_content:
         yield fenced(content)
         yield ""
     for call in tool_calls(m) or ():
@@ -191,18 +302,31 @@ def _message(row: Row) -> Iterator[str]:
         yield ""
 
 
-def transcript(events: Iterable[Event], facts: dict[str, Any] | None = None) -> Iterator[str]:
+def transcript(
+    events: Iterable[Event], facts: dict[str, Any] | None = None, result: Transcript | None = None
+) -> Iterator[str]:
+    """The transcript as markdown: each fold as a heading (flat below
+    :data:`NEST_DEPTH`), its summary shown as a claim before its originals."""
+    checked = result is not None and result.claims is not None
     if facts is not None:
-        yield from header(facts)
+        yield from header(facts, None if result is None else result.claims)
     for event in events:
         if isinstance(event, FoldStart):
             yield _fold_line(event)
             yield ""
+            ctx = event.context
+            summary = None if result is None else result.summary(event)
+            findings = result.span_claims(event.span.index) if result is not None else []
+            yield from _claim(summary, ctx.frame_locator, event.span.model, checked, findings)
         elif isinstance(event, FoldEnd):
-            yield f"*end of span {event.span.index}*"
+            depth = event.context.depth
+            deep = f" (depth {depth})" if depth > NEST_DEPTH else ""
+            yield f"*end of span {event.span.index}{deep}*"
             yield ""
+        elif event.frame is not None and event.frame.resolution == "expanded":
+            continue  # shown as its fold's claim, just below
         else:
-            yield from _message(event)
+            yield from _message(event, result)
 
 
 def show(result: Overview, output: Output) -> None:
@@ -210,4 +334,4 @@ def show(result: Overview, output: Output) -> None:
 
 
 def expand(result: Transcript, output: Output) -> None:
-    markdown_lines(transcript(result.events, result.facts), output)
+    markdown_lines(transcript(result.events, result.facts, result), output)

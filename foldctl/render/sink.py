@@ -10,7 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from foldctl import jsoncodec
+from foldctl.lazyre import lazy
 from foldctl.render import BLOCK, Documented, Line, Output, Recorded
+from foldctl.render.cells import fit, width
 from foldctl.termsafe import one_line, visible
 
 _BATCH = 1 << 16
@@ -65,6 +67,44 @@ def unblocked(lines: Iterable[Line]) -> Iterator[Line]:
             yield line
 
 
+#: The start of a line that draws the tree: bars, a depth past the drawn levels, a fold's
+#: corner, the indent of a message's body.
+_TREE = lazy(r"[ |│]*(?:[|│]\d+ )?(?:[+`┌└][-─] )?[ ]*")
+_CORNERS = str.maketrans({"+": "|", "┌": "│", "`": " ", "└": " ", "-": " ", "─": " "})
+
+
+def wrapped(line: Line, columns: int) -> Iterator[Line]:
+    """``line`` as rows of at most ``columns`` columns, broken at a space where one is
+    near; each continuation starts with the tree the line starts with (a fold's corner
+    drawn on as its bar) and two more spaces, so the tree stays whole on a terminal."""
+    text = "".join(t for t, _ in line)
+    if len(text) <= columns and width(text) <= columns:
+        yield line
+        return
+    tree = _TREE.match(text)
+    hang = (tree.group() if tree else "").translate(_CORNERS) + "  "
+    if width(hang) > columns // 2:
+        hang = ""  # too deep to indent further on so narrow a terminal
+    bounds: list[tuple[int, int, str | None]] = []
+    at = 0
+    for part, style in line:
+        bounds.append((at, at + len(part), style))
+        at += len(part)
+    start, first = 0, True
+    while start < len(text):
+        room = max(1, columns - (0 if first else width(hang)))
+        end = fit(text, start, room)
+        if end < len(text):
+            space = text.rfind(" ", start + room // 2, end)
+            if space > start:
+                end = space + 1
+        row: Line = [
+            (text[max(a, start) : min(b, end)], st) for a, b, st in bounds if a < end and b > start
+        ]
+        yield row if first else [(hang, "dim"), *row]
+        start, first = end, False
+
+
 def _plain(line: Line) -> bytes:
     if line and line[-1][1] == BLOCK:
         prefix = "".join(text for text, _ in line[:-1])
@@ -74,13 +114,20 @@ def _plain(line: Line) -> bytes:
     return (text + "\n").encode("utf-8", "backslashreplace")
 
 
-def write_lines(lines: Iterable[Line], out: BinaryIO, *, color: bool) -> None:
+def write_lines(
+    lines: Iterable[Line], out: BinaryIO, *, color: bool, width: int | None = None
+) -> None:
+    """Text lines, painted when ``color``; with ``width`` (a terminal's), each longer line
+    wrapped (:func:`wrapped`)."""
+    safe = safe_lines(lines)
+    if width is not None:
+        safe = (row for line in unblocked(safe) for row in wrapped(line, width))
     if color:
         from foldctl.render.terminal import paint
 
-        paint(unblocked(safe_lines(lines)), out)
+        paint(unblocked(safe), out)
         return
-    write_chunks((_plain(line) for line in safe_lines(lines)), out)
+    write_chunks((_plain(line) for line in safe), out)
 
 
 def document(result: Documented, output: Output) -> None:
@@ -94,7 +141,7 @@ def records(result: Recorded, output: Output) -> None:
 
 
 def text_lines(lines: Iterable[Line], output: Output) -> None:
-    write_lines(lines, output.out, color=output.color)
+    write_lines(lines, output.out, color=output.color, width=output.width)
 
 
 def markdown_lines(lines: Iterable[str], output: Output) -> None:

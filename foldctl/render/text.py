@@ -10,20 +10,23 @@ import itertools
 import shlex
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
 from foldctl.model import FRAME_PREFIX
-from foldctl.query.fingerprints import Fingerprints
-from foldctl.query.records import Overview, Table
-from foldctl.query.transcript import Transcript
 from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
+from foldctl.render.claim_notes import finding_lines
 from foldctl.render.fields import call_rest, content_text, other_fields, tool_calls
 from foldctl.render.sink import text_lines
 from foldctl.termsafe import visible
 from foldctl.times import iso_utc
+
+if TYPE_CHECKING:  # the results it renders; each command loads its own
+    from foldctl.query.fingerprints import Fingerprints
+    from foldctl.query.records import Overview, Table
+    from foldctl.query.transcript import Transcript
 
 _RESOLUTION_NOTE = {
     "discarded": "summary of a discarded fold: the originals were not retained",
@@ -176,9 +179,17 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
     yield field("models", (f"{len(models)}: " if len(models) > 1 else "") + (brief(models) or "-"))
     yield []
-    yield [("fold tree", "bold")]
+    tree_head: Line = [("fold tree", "bold")]
+    if doc.get("treeFilter"):
+        tree_head.append(
+            (
+                f"  (the spans {doc['treeFilter']}: {len(doc['tree'])} of {counts['spans']})",
+                "dim",
+            )
+        )
+    yield tree_head
     if not doc["tree"]:
-        yield [("  (no folds)", "dim")]
+        yield [("  (no folds)" if not doc.get("treeFilter") else "  (none)", "dim")]
     yield from _tree_lines(doc["tree"], unicode)
     yield []
     yield from _findings_lines(doc)
@@ -241,10 +252,19 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
     return line
 
 
-def transcript(events: Iterable[Event], *, unicode: bool) -> Iterator[Line]:
+def transcript(
+    events: Iterable[Event], *, unicode: bool, result: Transcript | None = None
+) -> Iterator[Line]:
+    """The transcript as lines; with the claims checked (``result.claims``), what the check
+    found in each summary under its fold's header (or under the frame shown as a row)."""
+    checked = result is not None and result.claims is not None
     for event in events:
         if isinstance(event, FoldStart):
             yield _fold_header(event, unicode)
+            if checked and result is not None:
+                body = _indent(event.context.depth, unicode) + "  "
+                for f in result.span_claims(event.span.index):
+                    yield from finding_lines(f, "claim ", unicode, body)
             continue
         if isinstance(event, FoldEnd):
             bar = _indent(event.context.depth - 1, unicode)
@@ -252,6 +272,10 @@ def transcript(events: Iterable[Event], *, unicode: bool) -> Iterator[Line]:
             yield [(bar + corner, "dim"), (f"end of span {event.span.index}", "dim")]
             continue
         yield from _message(event, unicode)
+        if checked and result is not None and event.frame is not None:
+            body = _indent(event.depth, unicode) + "    "
+            for f in result.frame_claims(event):
+                yield from finding_lines(f, "claim ", unicode, body)
 
 
 def _message(row: Row, unicode: bool) -> Iterator[Line]:
@@ -318,7 +342,7 @@ def show(result: Overview, output: Output) -> None:
 
 
 def expand(result: Transcript, output: Output) -> None:
-    text_lines(transcript(result.events, unicode=output.color), output)
+    text_lines(transcript(result.events, unicode=output.color, result=result), output)
 
 
 def fingerprint(result: Fingerprints, output: Output) -> None:

@@ -6,7 +6,6 @@ hands its bytes over as a :class:`RawSource` named ``<stdin>``.
 
 from __future__ import annotations
 
-import gzip
 import mmap
 import os
 import zlib
@@ -92,6 +91,8 @@ def _gunzip(name: str, data: bytes) -> bytes:
     limit = max_input_bytes()
     decompressor = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
     out = bytearray()
+    import gzip  # only for gzip data: a plain checkpoint never loads the module
+
     view = memoryview(data)
     try:
         chunk = decompressor.decompress(view, limit + 1 - len(out))

@@ -69,3 +69,13 @@ def test_show_counts_claims_and_report_marks_them(tmp_path: Path) -> None:
 def test_redacted_claims_quote_no_email() -> None:
     out = run_cli("claims", NESTED, "--redact", "-f", "json").stdout
     assert "dana.whitfield@example.com" not in out and "[redacted:email:" in out
+
+
+def test_claims_takes_jobs_and_exclude_as_every_command_of_directories(tmp_path: Path) -> None:
+    every = jsonl(run_cli("claims", str(SAMPLES), "-f", "jsonl", "-j", "1").stdout)
+    assert any(r["source"].endswith("nested_chain.json") for r in every)
+    pooled = jsonl(run_cli("claims", str(SAMPLES), "-f", "jsonl", "--jobs", "2").stdout)
+    assert pooled == every  # answered in the order of the sources, whatever the workers
+    left = run_cli("claims", str(SAMPLES), "-f", "jsonl", "--exclude", "nested_chain*")
+    assert not any(r["source"].endswith("nested_chain.json") for r in jsonl(left.stdout))
+    assert {r["source"] for r in jsonl(left.stdout)} < {r["source"] for r in every}

@@ -127,6 +127,25 @@ def test_expand_only_one_summary(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "h1 joins span 2, not span 0" in wrong.stderr
 
 
+def test_expand_only_with_depth_opens_one_level_below_the_name(tmp_path: Path) -> None:
+    source = write(tmp_path, chain(3))
+
+    def opened(*args: str) -> list[tuple[str, str | None]]:
+        rows = jsonl(run_cli("expand", source, "-f", "jsonl", *args).stdout)
+        return [(r["locator"], r.get("resolution")) for r in rows]
+
+    top = opened("--depth", "1")  # from the top: span 2 opened, its frame of span 1 not
+    assert top == [("h0", None), ("f2:0", "depth-limit"), ("f2:1", None)]
+    for name in ("h1", "f2"):  # the frame of span 2, or span 2 itself: the same one level
+        assert opened("--only", name, "--depth", "1") == top[1:]
+    assert opened("--only", "h1", "--depth", "0") == [("h1", "depth-limit")]
+    assert opened("--only", "h1", "--depth", "2") == [
+        ("f1:0", "depth-limit"),
+        ("f1:1", None),
+        ("f2:1", None),
+    ]
+
+
 def test_expand_labels_what_it_cannot_expand(tmp_path: Path) -> None:
     discarded = frame_of(2, 1, "m", "gone")
     forged = frame_of(5, 2, "m", "never happened")

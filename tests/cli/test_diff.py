@@ -14,7 +14,7 @@ from foldctl.errors import UsageError
 from foldctl.fingerprint import fnv1a32
 from foldctl.graph.open import open_graph
 from foldctl.query.diff import KINDS, compare, span_key
-from tests.support import jsonl, run_cli, run_proc
+from tests.support import SAMPLES, jsonl, run_cli, run_proc
 from tests.support.builders import Convo, audit_monday, friday_of, lost_evidence, write_doc
 from tests.support.golden import check_golden
 
@@ -194,13 +194,84 @@ def test_span_field_change_and_messages_change(tmp_path: Path) -> None:
     ]
     [msgs] = [d for d in diffs if d["kind"] == "span-messages-changed"]
     assert msgs["oldSpan"] == 1
-    assert [r["locator"] for r in msgs["removed"]] == ["f1:2"]
-    assert msgs["removed"][0]["lost"] is True
-    assert [r["locator"] for r in msgs["added"]] == ["f1:2"]
-    assert msgs["reordered"] is False
+    [edit] = msgs["changed"]  # edited in place: one change, both messages, not a loss and a gain
+    assert (edit["oldLocator"], edit["newLocator"], edit["fields"]) == ("f1:2", "f1:2", ["content"])
+    assert edit["newMessage"]["content"] == "LEDGER page 2: 4 charges"
+    assert edit["oldMessage"]["content"].startswith("LEDGER page 2")
+    assert edit["oldMessage"]["content"] != edit["newMessage"]["content"]
+    assert (msgs["removed"], msgs["added"], msgs["reordered"]) == ([], [], False)
     text = run_cli("diff", str(a), str(b)).stdout
-    assert "- OLD f1:2 tool; now nowhere in NEW: LEDGER page 2" in text
-    assert "+ NEW f1:2 tool: LEDGER page 2: 4 charges" in text
+    assert "~ f1:2 -> f1:2 tool: content changed" in text
+    assert "        + LEDGER page 2: 4 charges" in text
+
+
+def test_a_folded_message_edited_in_place_shows_what_changed(tmp_path: Path) -> None:
+    original = SAMPLES / "nested_chain.json"
+    tampered = tmp_path / "tampered.json"
+    tampered.write_bytes(
+        original.read_bytes().replace(b"status: pending_approval", b"status: approved")
+    )
+    text = run_cli("diff", str(original), str(tampered))
+    assert text.exit_code == 1
+    lines = text.stdout.splitlines()
+    at = lines.index("      ~ f5:2 -> f5:2 tool: content changed")
+    assert lines[at + 1 : at + 6] == [
+        "        @@ content, line 4 @@",
+        "          reason: duplicate_capture",
+        "        - status: pending_approval",
+        "        + status: approved",
+        "          note: refunds over $250.00 require finance approval (KB-212 §3); approver "
+        "queue: finance-refunds",
+    ]
+    for fmt in ("json", "jsonl"):
+        out = run_cli("diff", str(original), str(tampered), "-f", fmt).stdout
+        rows = json.loads(out) if fmt == "json" else jsonl(out)
+        [edit] = [e for d in rows if d["kind"] == "span-messages-changed" for e in d["changed"]]
+        assert "status: pending_approval" in edit["oldMessage"]["content"]
+        assert "status: approved" in edit["newMessage"]["content"]
+        assert edit["oldMessage"]["toolName"] == edit["newMessage"]["toolName"] == "issue_refund"
+
+
+def test_changed_tool_call_arguments_are_a_line_diff_live_or_folded(tmp_path: Path) -> None:
+    original = SAMPLES / "nested_chain.json"
+    doc = json.loads(original.read_text(encoding="utf-8"))
+    doc["history"][2]["toolCalls"][0]["args"]["status"] = "pending"
+    changed = write_doc(tmp_path / "b.json", doc)
+    text = run_cli("diff", str(original), str(changed)).stdout.splitlines()
+    at = text.index("  ~ h2 -> h2  assistant  toolCalls changed")
+    assert text[at + 1 : at + 6] == [
+        "        @@ toolCalls, line 6 @@",
+        '                "id": "T-3317",',
+        '        -       "status": "solved",',
+        '        +       "status": "pending",',
+        '                "public_reply": "Hi Dana, we refunded the duplicate $480.00 charge from '
+        "March 14 (refund RF-9120). It has been approved and should reach your card in 5–10 "
+        'business days."',
+    ]
+
+
+def test_a_message_of_another_role_is_removed_and_added_not_changed(tmp_path: Path) -> None:
+    monday = audit_monday()
+    doc = monday.checkpoint()
+    doc["folded"][1]["messages"][2] = {"role": "assistant", "content": "something else"}
+    a, b = monday.write(tmp_path / "a.json"), write_doc(tmp_path / "b.json", doc)
+    [msgs] = [
+        d
+        for d in jsonl(run_cli("diff", str(a), str(b), "-f", "jsonl").stdout)
+        if d["kind"] == "span-messages-changed"
+    ]
+    assert msgs["changed"] == []
+    assert [(r["locator"], r["message"]["role"]) for r in msgs["removed"]] == [("f1:2", "tool")]
+    assert msgs["added"] == [
+        {
+            "locator": "f1:2",
+            "digest": msgs["added"][0]["digest"],
+            "role": "assistant",
+            "message": {"role": "assistant", "content": "something else"},
+        }
+    ]
+    text = run_cli("diff", str(a), str(b)).stdout
+    assert "+ NEW f1:2 assistant: something else" in text
 
 
 def test_frames_that_newly_fail_to_resolve(tmp_path: Path) -> None:

@@ -180,7 +180,9 @@ def test_messages_are_the_rows_expand_prints(
         by_source.setdefault(row["source"], []).append(row)
     for cp in checkpoints:
         expanded = jsonl(
-            run_cli("expand", cp["source"], "--format", "jsonl", "--include-detached").stdout
+            run_cli(
+                "expand", cp["source"], "-f", "jsonl", "--include-detached", "--replays", "full"
+            ).stdout
         )
         rows = sorted(by_source.get(cp["source"], []), key=lambda r: r["seq"])
         assert len(rows) == len(expanded) == cp["messages"], cp["source"]

@@ -76,9 +76,10 @@ def test_matches_inside_tool_calls_and_their_json_are_found(tmp_path: Path) -> N
 
 def test_a_file_that_cannot_match_is_not_decoded_and_said_so(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_text(checkpoint("nothing to see"))
-    proc = run_proc("grep", "pending_approval", str(tmp_path / "a.json"))
+    proc = run_proc("grep", "pending_approval", str(tmp_path / "a.json"), "--verbose")
     assert proc.returncode == 1 and proc.stdout == b""
     assert b"1 of 1 source(s) not decoded" in proc.stderr
+    assert run_proc("grep", "pending_approval", str(tmp_path / "a.json")).stderr == b""
     assert run_proc("grep", "pending_approval", str(tmp_path), env=OFF).stderr == b""
 
 

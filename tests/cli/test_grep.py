@@ -64,11 +64,14 @@ def test_every_place_a_replayed_span_expands(tmp_path: Path) -> None:
     doc = audit_monday().checkpoint()
     doc["history"].append(copy.deepcopy(doc["history"][1]))  # the same frame, replayed
     path = write_doc(tmp_path / "replayed.json", doc)
-    hits = jsonl(run_cli("grep", "-F", "refund RF-9120 status", str(path), "-f", "jsonl").stdout)
+    args = ("grep", "-F", "refund RF-9120 status", str(path))
+    hits = jsonl(run_cli(*args, "-f", "jsonl", "--replays", "full").stdout)
     assert [(h["locator"], h["occurrence"]) for h in hits] == [(DEEP, 1), (DEEP, 2)]
     assert hits[0]["digest"] == hits[1]["digest"]
-    text = run_cli("grep", "-F", "refund RF-9120 status", str(path)).stdout
+    text = run_cli(*args, "--replays", "full").stdout
     assert "replay 2 of these messages" in text
+    once = jsonl(run_cli(*args, "-f", "jsonl").stdout)  # by reference, the default
+    assert [(h["locator"], h["occurrence"]) for h in once] == [(DEEP, 1)]
 
 
 def test_detached_spans_are_searched_and_marked(tmp_path: Path) -> None:
@@ -210,9 +213,69 @@ def test_the_prefilter_says_what_it_did_not_decode(audit: str, tmp_path: Path) -
         "foldctl: 1 of 2 source(s) not decoded: their bytes cannot hold a match, so they "
         "were not checked for errors (FOLDCTL_GREP_PREFILTER=0 decodes every one)",
     ]
-    nothing = run_proc("grep", "zzz", audit)
-    assert (nothing.returncode, nothing.stdout) == (1, b"")
-    assert b"1 of 1 source(s) not decoded" in nothing.stderr
+    nothing = run_proc("grep", "zzz", audit)  # nothing failed: the note only if asked for
+    assert (nothing.returncode, nothing.stdout, nothing.stderr) == (1, b"", b"")
+    told = run_proc("grep", "zzz", audit, "--verbose")
+    assert told.returncode == 1 and b"1 of 1 source(s) not decoded" in told.stderr
+
+
+def test_quiet_prints_nothing_and_answers_by_its_exit_status(audit: str, tmp_path: Path) -> None:
+    (tmp_path / "broken.json").write_text('{"version": 1, "history": [ACCT-8842')
+    found = run_cli("grep", "-q", "ACCT-8842", audit)
+    assert (found.exit_code, found.stdout, found.stderr) == (0, "", "")
+    missing = run_cli("grep", "--quiet", "zzz", audit)
+    assert (missing.exit_code, missing.stdout, missing.stderr) == (1, "", "")
+    # as grep -q: a match wins over a source that could not be read (still named)
+    both = run_cli("grep", "-q", "ACCT-8842", "broken.json", audit)
+    assert (both.exit_code, both.stdout) == (0, "")
+    assert both.stderr.startswith("foldctl: error: broken.json: byte")
+    failed = run_cli("grep", "-q", "ACCT", "broken.json")
+    assert (failed.exit_code, failed.stdout) == (2, "")
+
+
+def test_only_matching_prints_each_match_alone(audit: str) -> None:
+    result = run_cli("grep", "-o", r"RF-\d+|ACCT-\d+", audit)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines and all(line.rsplit(": ", 1)[1] in ("RF-9120", "ACCT-8842") for line in lines)
+    assert "audit.json:h0:user: ACCT-8842" in lines
+    assert not any("->" in line for line in lines)  # no fold context under a match
+    full = run_cli("grep", r"RF-\d+|ACCT-\d+", audit, "-f", "jsonl").stdout
+    assert len(lines) == sum(len(h["matches"]) for h in jsonl(full))
+    assert run_cli("grep", "-o", "-v", "ACCT", audit).stdout == ""  # as grep -o -v: nothing
+
+
+def test_a_gnu_escape_warns_once_that_patterns_are_python(audit: str) -> None:
+    result = run_cli("grep", "-e", r"RF\|ACCT", "-e", r"\(x\)", audit)
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        r"foldctl: warning: the pattern has \|, \(, \) as GNU grep writes them; patterns are "
+        r"Python regular expressions, where \| matches a literal | (alternation is |; a "
+        "group is (...); -F searches for a plain string)"
+    ]
+    assert result.exit_code == 1  # \| is a literal |: nothing matches
+    for quiet in ([r"RF\\|ACCT"], ["-F", r"a\|b"], ["RF|ACCT"]):
+        assert "warning" not in run_cli("grep", *quiet, audit).stderr, quiet
+
+
+def test_count_and_files_are_per_source_as_grep_has_them(audit: str, tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_bytes((tmp_path / "audit.json").read_bytes())
+    hits = jsonl(run_cli("grep", "ACCT-8842", audit, "-f", "jsonl").stdout)
+    shown = ("expand", audit, "-f", "jsonl", "--include-detached", "--keep-frames")
+    every = len(jsonl(run_cli(*shown).stdout))  # summaries are searched too
+    count = run_cli("grep", "-c", "ACCT-8842", audit, "b.json")
+    assert count.stdout.splitlines() == [f"audit.json:{len(hits)}", f"b.json:{len(hits)}"]
+    inverted = run_cli("grep", "-c", "-v", "ACCT-8842", audit).stdout
+    assert inverted == f"audit.json:{every - len(hits)}\n"  # the messages that do not match
+    assert run_cli("grep", "-c", "-m", "1", "ACCT-8842", audit).stdout == "audit.json:1\n"
+    assert (
+        run_cli("grep", "-c", "-C", "2", "ACCT-8842", audit).stdout
+        == count.stdout.split("\n")[0] + "\n"
+    )
+    listed = run_cli("grep", "-l", "-c", "ACCT-8842", audit, "b.json")  # -l wins, as in grep
+    assert (listed.exit_code, listed.stdout) == (0, "audit.json\nb.json\n")
+    none = run_cli("grep", "-l", "zzz", audit)
+    assert (none.exit_code, none.stdout) == (1, "")
 
 
 def test_directories_and_stores_expand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

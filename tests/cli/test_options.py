@@ -9,14 +9,14 @@ from typing import Annotated
 import pytest
 import typer
 
-from foldctl.cli.options import Jobs, Output, Redaction, grouped
+from foldctl.cli.options import Output, Redaction, Sources, grouped
 from tests.support import SAMPLES, run_cli, run_proc
 
 NESTED = str(SAMPLES / "nested_chain.json")
 
 #: Each group's options, in the order --help lists them.
 GROUPS = {
-    "output": ["--format", "--color"],
+    "output": ["--format", "--color", "--no-pager"],
     "redaction": [
         "--redact",
         "--redact-key-file",
@@ -26,23 +26,23 @@ GROUPS = {
     ],
     "folds": ["--model", "--run", "--since", "--until", "--span"],
     "sources": ["--exclude", "--jobs"],
-    "jobs": ["--jobs"],
+    "expansion": ["--replays"],
 }
 TAKES = {
-    "show": ["output", "redaction"],
-    "expand": ["output", "folds", "redaction"],
+    "show": ["output", "folds", "redaction"],
+    "expand": ["output", "folds", "expansion", "redaction"],
     "spans": ["output", "folds"],
     "stages": ["output"],
-    "verify": ["sources", "output"],
-    "grep": ["folds", "redaction", "jobs", "output"],
-    "locate": ["jobs", "output", "redaction"],
+    "verify": ["sources", "output", "folds"],
+    "grep": ["folds", "expansion", "redaction", "sources", "output"],
+    "locate": ["sources", "output", "redaction"],
     "diff": ["output", "redaction"],
     "sessions": ["output"],
     "fingerprint": ["output"],
-    "report": ["redaction"],
-    "claims": ["output", "redaction"],
+    "report": ["expansion", "folds", "redaction"],
+    "claims": ["sources", "output", "folds", "redaction"],
     "redactions": ["output"],
-    "export": ["sources", "output"],
+    "export": ["sources", "output", "folds"],
 }
 
 
@@ -82,7 +82,7 @@ def test_a_group_option_is_refused_in_one_line_like_any_other() -> None:
 
 
 def test_a_group_that_repeats_an_option_of_the_command_is_refused() -> None:
-    def clash(jobs: Annotated[int, typer.Option("--jobs")] = 1, *, src: Jobs) -> None: ...
+    def clash(jobs: Annotated[int, typer.Option("--jobs")] = 1, *, src: Sources) -> None: ...
 
     with pytest.raises(TypeError, match="repeats a parameter"):
         grouped(clash)
@@ -95,9 +95,9 @@ def test_a_command_gets_its_groups_built() -> None:
         seen.extend((out, redaction))
 
     run = grouped(command)
-    run(fmt="json", color="never", redact=False, redact_key_file=None, redact_rules=None,
-        redact_only="email", redact_skip=None)  # fmt: skip
+    run(fmt="json", color="never", no_pager=True, redact=False, redact_key_file=None,
+        redact_rules=None, redact_only="email", redact_skip=None)  # fmt: skip
     out, redaction = seen
-    assert out == Output("json", "never")
+    assert out == Output("json", "never", no_pager=True)
     assert isinstance(redaction, Redaction) and redaction.how.redact_only == "email"
     assert [f.name for f in dataclasses.fields(Redaction)] == ["redact", "how"]

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
-import pty
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +21,7 @@ import pytest
 import foldctl
 from foldctl.graph.walk import CHAIN_FIELD_MAX, FoldStart, Row, walk_name
 from foldctl.termsafe import one_line, visible
-from tests.support import CONFORMANCE, REPO, SAMPLES, jsonl, run_cli
+from tests.support import CONFORMANCE, SAMPLES, jsonl, on_a_terminal, run_cli
 from tests.support.builders import audit_monday, write_doc
 from tools.generate import nested_chain, to_bytes
 
@@ -84,6 +80,54 @@ def test_a_deep_tree_shows_its_depth_and_counts_what_it_leaves_out(deep_chain: P
     assert "depth 9" in out and "... 961 more spans (all of them: foldctl spans" in out
     doc = json.loads(run_cli("show", str(deep_chain), "-f", "json").stdout)
     assert len(doc["tree"]) == 1000  # the full tree in JSON
+
+
+def test_markdown_shows_each_summary_as_a_claim_before_its_originals() -> None:
+    source = str(SAMPLES / "nested_chain.json")
+    out = run_cli("expand", source, "-f", "markdown").stdout
+    lines = out.split("\n")
+    fold = lines.index(next(line for line in lines if line.startswith("## fold: span 6 ")))
+    claim = lines.index(
+        "> **Claim.** The summary at `h1`, written by `summarizer-mini`: what a "
+        "model wrote about the conversation, not the conversation."
+    )
+    first_original = next(n for n, line in enumerate(lines) if "`f6:1`" in line)
+    assert fold < claim < first_original
+    summary = lines[claim + 2 : claim + 6]
+    assert summary[0] == "```text" and summary[1].startswith("[compacted history — 3 earlier")
+    assert summary[3].startswith("Summary 7: refund RF-9120 approved")
+    # the claims check runs: the false claim is shown with what the originals say
+    block = "\n".join(lines[claim:first_original])
+    assert "Claims check: 1 finding(s) that this summary is wrong:" in block
+    assert "- **contradicted** status `approved` — summary `h1` of span 6" in block
+    assert "  - original line: `status: pending_approval`" in block
+    plain = run_cli("expand", source, "-f", "markdown", "--no-claims").stdout
+    assert "Summary 7: refund RF-9120 approved" in plain and "Claims check" not in plain
+    text = run_cli("expand", source, "--claims").stdout
+    assert "|   claim contradicted status approved  (summary of span 6:" in text
+    refused = run_cli("expand", source, "--claims", "-f", "jsonl")
+    assert refused.exit_code == 2 and "foldctl claims --format json" in refused.stderr
+
+
+def test_markdown_nests_to_a_readable_depth_then_writes_it_out(deep_chain: Path) -> None:
+    source = str(deep_chain)
+    out = run_cli("expand", source, "-f", "markdown", "--no-claims").stdout.split("\n")
+    headings = [line for line in out if line.startswith("#")]
+    assert max(len(line) - len(line.lstrip("#")) for line in headings) == 6
+    folds = [line for line in out if "fold: span" in line]
+    assert len(folds) == 1000 and all(len(line) <= MAX_LINE for line in folds)
+    nested = [line for line in folds if line.startswith("#")]
+    assert [line.split(" ")[0] for line in nested] == ["##", "###", "####", "#####"]
+    assert folds[4].startswith("- **fold: span 995** · depth 5 (outermost span 999)")
+    assert "###### depth 1000 · `f0:0` assistant" in out
+    assert "*end of span 0 (depth 1000)*" in out
+    # every summary is there, before the originals it stands for
+    assert sum(line.startswith("> **Claim.**") for line in out) == 1000
+    tree = run_cli("show", source, "-f", "markdown").stdout.split("\n")
+    items = [line for line in tree if line.lstrip().startswith("- ") and " span " in line]
+    assert len(items) == 1000
+    assert max(len(line) - len(line.lstrip()) for line in items) == 6  # four levels in
+    assert items[-1].startswith("      - depth 1000: `f1:0` span 0:")
 
 
 def test_machine_rows_stay_linear_at_any_depth(tmp_path: Path) -> None:
@@ -191,7 +235,7 @@ def shown(leaf: str, out: str, *, lines: bool) -> bool:
 
 @pytest.mark.parametrize("source", all_sources(), ids=lambda p: p.name)
 def test_every_string_of_every_message_reaches_every_format(source: Path, tmp_path: Path) -> None:
-    args = ["expand", str(source), "--keep-frames", "--include-detached"]
+    args = ["expand", str(source), "--keep-frames", "--include-detached", "--replays", "full"]
     records = jsonl(run_cli(*args, "-f", "jsonl").stdout)
     messages = [
         m.message for m in foldctl.open(source).walk(keep_frames=True, include_detached=True)
@@ -287,19 +331,24 @@ def test_a_replayed_frame_is_marked_in_every_format(tmp_path: Path) -> None:
     doc = audit_monday().checkpoint()
     doc["history"].append(dict(doc["history"][1]))  # the same summary twice in the window
     source = str(write_doc(tmp_path / "replayed.json", doc))
-    rows = jsonl(run_cli("expand", source, "-f", "jsonl").stdout)
+    full = ("--replays", "full")
+    rows = jsonl(run_cli("expand", source, "-f", "jsonl", *full).stdout)
     again = [r for r in rows if r["occurrence"] == 2]
     assert again and {r["locator"] for r in again} <= {
         r["locator"] for r in rows if r["occurrence"] == 1
     }
-    text = run_cli("expand", source).stdout
+    text = run_cli("expand", source, *full).stdout
     assert (
         "(replay 2: the same messages as span 2 at its first placement, through the frame at h1;"
         in text
     )
     assert "through the frame at h4)" in text and "(replay 2)" in text
-    markdown = run_cli("expand", source, "-f", "markdown").stdout
+    markdown = run_cli("expand", source, "-f", "markdown", *full).stdout
     assert "**replay 2**" in markdown and "— replay 2" in markdown
+    # By reference, the default of every command: said once, not repeated
+    once = jsonl(run_cli("expand", source, "-f", "jsonl").stdout)
+    assert len(once) == len(rows) - len(again) and all(r["occurrence"] == 1 for r in once)
+    assert "through the frame at h4; not repeated here)" in run_cli("expand", source).stdout
     page = tmp_path / "r.html"
     run_cli("report", source, "-o", str(page))
     html = page.read_text("utf-8")
@@ -307,54 +356,25 @@ def test_a_replayed_frame_is_marked_in_every_format(tmp_path: Path) -> None:
     # The report links a replay to its first placement instead of repeating it.
     link = '<a href="#span-2">(go to the first placement)</a>'
     assert f"; not repeated here</strong> {link}" in html
-    full = tmp_path / "full.html"
-    run_cli("report", source, "-o", str(full), "--replays", "full")
-    assert "not repeated here" not in full.read_text("utf-8")
-    assert full.stat().st_size > page.stat().st_size
+    repeated = tmp_path / "full.html"
+    run_cli("report", source, "-o", str(repeated), *full)
+    assert "not repeated here" not in repeated.read_text("utf-8")
+    assert repeated.stat().st_size > page.stat().st_size
 
 
 # --------------------------------------------------------------------------- the careful user
 
 
-def _on_a_terminal(*args: str, env: dict[str, str]) -> bytes:
-    """Run foldctl with standard output on a pseudo-terminal; what it wrote there."""
-    leader, follower = pty.openpty()
-    full_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | env
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "foldctl", *args], stdout=follower, stderr=subprocess.PIPE,
-        env=full_env, cwd=REPO,
-    )  # fmt: skip
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            data = os.read(leader, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(leader)
-    return b"".join(chunks)
-
-
 def test_term_dumb_means_no_colour_and_json_is_indented_on_a_terminal() -> None:
     sample = "sample_checkpoints/nested_chain.json"
-    painted = _on_a_terminal("show", sample, env={"TERM": "xterm-256color"})
+    painted = on_a_terminal("show", sample, env={"TERM": "xterm-256color"})
     assert b"\x1b[" in painted
-    dumb = _on_a_terminal("show", sample, env={"TERM": "dumb"})
+    dumb = on_a_terminal("show", sample, env={"TERM": "dumb"})
     assert b"\x1b[" not in dumb and b"fold tree" in dumb
-    pretty = _on_a_terminal("show", sample, "-f", "json", env={"TERM": "dumb"})
+    pretty = on_a_terminal("show", sample, "-f", "json", env={"TERM": "dumb"})
     assert pretty.startswith(b'{\r\n  "source"') or pretty.startswith(b'{\n  "source"')
     piped = run_cli("show", sample, "-f", "json").stdout
     assert piped.startswith('{"source"')
-
-
-def test_shell_completion_is_offered() -> None:
-    result = run_cli("--show-completion", "bash")
-    assert result.exit_code == 0 and "_foldctl_completion" in result.stdout
-    assert "--install-completion" in run_cli("--help").stdout
 
 
 def test_report_says_where_it_wrote_and_how_big(tmp_path: Path) -> None:

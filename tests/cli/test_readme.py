@@ -30,3 +30,12 @@ def test_readme_lists_every_finding_code() -> None:
 def test_readme_gives_the_two_set_up_commands() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "make demo" in readme and "make test" in readme
+
+
+def test_readme_lists_the_formats_of_every_command_as_the_registry_declares() -> None:
+    from foldctl.render.registry import RENDERERS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for command, formats in RENDERERS.items():
+        row = f"| `{command}` | {', '.join(f'`{f.value}`' for f in formats)} |"
+        assert row in readme, row

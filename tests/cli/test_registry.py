@@ -48,7 +48,7 @@ def invocation(command: str, tmp_path: Path) -> list[str]:
 def test_every_command_with_a_format_is_in_the_registry() -> None:
     with_format = {
         name
-        for name, command in app.commands.items()  # type: ignore[attr-defined]
+        for name, command in app.commands.items()
         if any(p.name == "fmt" for p in command.params)
     }
     assert with_format == set(RENDERERS) - {"report"}

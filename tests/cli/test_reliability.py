@@ -246,11 +246,11 @@ def test_deeply_nested_arguments_print_compact_not_indented() -> None:
 def test_a_replay_bomb_is_refused_before_printing_and_printed_by_reference() -> None:
     source = str(REGRESSIONS / "expansion-bomb.json")
     size = os.path.getsize(source)
-    refused = run_cli("expand", source)
+    refused = run_cli("expand", source, "--replays", "full")
     assert refused.exit_code == 2 and refused.stdout == ""
     line = one_error_line(refused.stderr)
     assert "FOLDCTL_MAX_EXPANSION" in line and "--replays ref" in line
-    by_reference = run_cli("expand", source, "--replays", "ref")
+    by_reference = run_cli("expand", source)  # by reference: the default
     assert by_reference.exit_code == 0
     assert len(by_reference.stdout) < 20 * size
     assert "replay" in by_reference.stdout
@@ -261,11 +261,12 @@ def test_replays_among_detached_spans_count_toward_the_bound() -> None:
     frames replay one another.  By reference, every span is shown once in all."""
     source = str(REGRESSIONS / "detached-replays.json")
     size = os.path.getsize(source)
-    assert run_cli("expand", source, "-f", "jsonl").exit_code == 0  # history alone: in bound
+    full = ("--replays", "full")
+    assert run_cli("expand", source, "-f", "jsonl", *full).exit_code == 0  # history: in bound
     for argv in (
-        ("expand", source, "--include-detached"),
-        ("grep", "-c", "a", source),
-        ("report", source, "--replays", "full", "-o", "-"),
+        ("expand", source, "--include-detached", *full),
+        ("grep", "-c", "a", source, *full),
+        ("report", source, "-o", "-", *full),
     ):
         refused = run_cli(*argv)
         assert refused.exit_code == 2, argv
@@ -278,14 +279,14 @@ def test_replays_among_detached_spans_count_toward_the_bound() -> None:
     assert len(rows) <= held
     assert len({(r["locator"], r["occurrence"]) for r in rows}) == len(rows)
     assert run_cli("grep", "-c", "a", source, "--replays", "ref").exit_code in (0, 1)
-    page = run_cli("report", source, "-o", "-")
+    page = run_cli("report", source, "--replays", "ref", "-o", "-")
     assert page.exit_code == 0 and len(page.stdout) < 20 * size
 
 
 def test_the_expansion_bound_can_be_raised(tmp_path: Path) -> None:
     """Each bound names its variable; raised to what the refusals said, both are met."""
     source = str(REGRESSIONS / "expansion-bomb.json")
-    argv = [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl"]
+    argv = [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl", "--replays", "full"]
     env = dict(os.environ)
     wanted: dict[str, int] = {}
     for _ in range(3):
@@ -307,19 +308,19 @@ def test_one_huge_message_replayed_is_refused_by_its_bytes() -> None:
     source = str(REGRESSIONS / "expansion-bytes.json")
     size = os.path.getsize(source)
     for argv in (
-        ("expand", source),
-        ("expand", source, "-f", "jsonl"),
-        ("grep", "-c", "x", source),
+        ("expand", source, "--replays", "full"),
+        ("expand", source, "-f", "jsonl", "--replays", "full"),
+        ("grep", "-c", "x", source, "--replays", "full"),
     ):
         refused = run_cli(*argv)
         assert refused.exit_code == 2 and refused.stdout == "", argv
         line = one_error_line(refused.stderr)
         assert "bytes" in line and "FOLDCTL_MAX_EXPANSION_BYTES" in line and "--replays ref" in line
-    by_reference = run_cli("expand", source, "--replays", "ref", "-f", "jsonl")
+    by_reference = run_cli("expand", source, "-f", "jsonl")  # by reference: the default
     assert by_reference.exit_code == 0
     assert len(by_reference.stdout) < 2 * size
     raised = subprocess.run(
-        [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl"],
+        [sys.executable, "-m", "foldctl", "expand", source, "-f", "jsonl", "--replays", "full"],
         capture_output=True, check=False,
         env={**os.environ, "FOLDCTL_MAX_EXPANSION_BYTES": "5000000"},
     )  # fmt: skip

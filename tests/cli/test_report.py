@@ -555,7 +555,7 @@ def test_a_store_session_is_hashed_as_the_store_file(tmp_path: Path) -> None:
     assert facts["xxh3-128"] == xxhash.xxh3_128_hexdigest(store.read_bytes())
     assert facts["source"].startswith(f"{store}#nested_chain ")
     refused = run_cli("report", f"{store}#nested_chain", "-o", str(store))
-    assert refused.exit_code == 2 and "that is the source" in refused.stderr
+    assert refused.exit_code == 2 and "report writes HTML, to a FILE.html" in refused.stderr
 
 
 def test_same_input_and_time_give_the_same_bytes(
@@ -615,7 +615,7 @@ def test_output_is_opened_only_after_success(tmp_path: Path) -> None:
 
 
 def test_evidence_is_never_overwritten_or_touched(conformance: Path, tmp_path: Path) -> None:
-    source = tmp_path / "ckpt.json"
+    source = tmp_path / "ckpt.html"  # a checkpoint may have any name, even one -o takes
     source.write_bytes(NESTED.read_bytes())
     before = (source.read_bytes(), os.stat(source).st_mtime_ns)
     refused = run_cli("report", str(source), "-o", str(source))
@@ -658,3 +658,35 @@ def test_entities_in_content_stay_literal(tmp_path: Path) -> None:
     path = write(tmp_path, checkpoint([{"role": "user", "content": "&lt;b&gt; &amp;amp;"}], None))
     page = Page(report_of(path))
     assert "&lt;b&gt; &amp;amp;" in {e.text for e in page.find("pre")}
+
+
+def test_many_runs_show_the_first_few_and_the_rest_one_click_away(tmp_path: Path) -> None:
+    doc = chain_checkpoint(12)
+    for n, span in enumerate(doc["folded"]):
+        span["runId"] = f"run-{n:02d}"
+    path = write(tmp_path, doc)
+    out = tmp_path / "r.html"
+    assert run_cli("report", str(path), "-o", str(out), "--now", STAMP).exit_code == 0
+    page = Page(out.read_text(encoding="utf-8"))
+    runs = next(e for e in page.find("dt") if e.text == "runs")
+    shown = page.elements[runs.index + 1]  # its <dd>
+    assert shown.tag == "dd"
+    assert shown.text.startswith("13: run-00, run-01, run-02, … ")  # run-1 (the top) and 12
+    (folded,) = [e for e in page.inside(shown) if e.tag == "details"]
+    assert "open" not in folded.attrs  # one click away, not in the way
+    assert [e.text for e in page.inside(folded) if e.tag == "li"] == sorted(
+        ["run-1", *(f"run-{n:02d}" for n in range(12))]
+    )
+
+
+def test_output_that_is_not_html_is_refused_before_any_work(tmp_path: Path) -> None:
+    for name in ("r.md", "r.json", "report"):
+        out = tmp_path / name
+        refused = run_cli("report", str(NESTED), "-o", str(out))
+        assert refused.exit_code == 2 and not out.exists()
+        assert refused.stderr == (
+            f"foldctl: error: -o {out}: report writes HTML, to a FILE.html; for markdown: "
+            f"foldctl expand {NESTED} --format markdown > {out}\n"
+        )
+    for name in ("r.html", "R.HTM"):
+        assert run_cli("report", str(NESTED), "-o", str(tmp_path / name)).exit_code == 0

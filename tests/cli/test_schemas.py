@@ -57,7 +57,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
 
 
 def test_every_command_with_json_output_publishes_a_schema() -> None:
-    commands = set(app.commands)  # type: ignore[attr-defined]
+    commands = set(app.commands)
     assert set(schemas.names()) == commands - NO_JSON
 
 

@@ -205,3 +205,13 @@ def test_the_bundled_sample_store_holds_the_bundled_samples() -> None:
         conn.close()
     for row in expected:
         assert stored[row.session_id.encode()] == row.envelope, row.session_id
+
+
+def test_the_text_table_says_what_its_two_counts_are(db: Path) -> None:
+    help_text = run_cli("sessions", "--help").stdout
+    assert "messageCount is what the store recorded" in " ".join(help_text.split())
+    last = run_cli("sessions", str(db)).stdout.splitlines()[-1]
+    assert last.startswith("messageCount: the user and assistant messages with text in the live")
+    assert "liveMessages: every message of the live window (history)" in last
+    rows = listing(db)  # machine formats carry the rows alone
+    assert all(set(row) >= {"messageCount", "liveMessages"} for row in rows)

@@ -562,9 +562,33 @@ def test_an_unreadable_source_is_reported_and_the_others_still_checked(tmp_path:
         (bad, "unreadable", "byte 27"),
         (missing, "unreadable", None),
     ]
-    text = run_cli("verify", good, bad).stdout
-    assert f"{good}: no findings" in text
-    assert f"{bad}: unreadable: {bad}: byte 27: not valid JSON" in text
+    text = run_cli("verify", good, bad)
+    assert f"{good}: no findings" in text.stdout
+    assert text.stderr == f"foldctl: error: {bad}: byte 27: not valid JSON: Expecting value\n"
+    assert "byte 27" not in text.stdout  # said once, on standard error
+    assert "1 unreadable (each named on standard error)" in text.stdout
+
+
+def test_a_code_found_many_times_in_one_source_is_one_line_json_keeps_each(
+    tmp_path: Path,
+) -> None:
+    from tests.support.reports import chain_checkpoint
+
+    def backwards(depth: int) -> dict[str, Any]:
+        doc = chain_checkpoint(depth)
+        for n, one in enumerate(doc["folded"]):
+            one["iteration"] = 100 - n  # each span earlier than the one before: fold-order
+        return doc
+
+    source = write(tmp_path, backwards(30))
+    result = run_cli("verify", source)
+    lines = [line for line in result.stdout.splitlines() if "fold-order" in line]
+    assert len(lines) == 1, result.stdout
+    assert "29 times, from span 1 to span 29; the first: Span 1 of run" in lines[0]
+    rows = jsonl(run_cli("verify", source, "-f", "jsonl").stdout)
+    assert sum(r["code"] == "fold-order" for r in rows) == 29
+    few = run_cli("verify", write(tmp_path, backwards(4), "few.json")).stdout
+    assert sum("fold-order" in line for line in few.splitlines()) == 3  # listed one by one
 
 
 def test_directories_are_searched_recursively_with_the_documented_rules(tmp_path: Path) -> None:

@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from foldctl.cli.main import build_app, run
 
-app = build_app()  # every command registered, as `foldctl` runs them
+app = build_app()  # the command group as `foldctl` runs it
+app.every_command()  # each command built, for the tests that look at them all
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SAMPLES = REPO / "sample_checkpoints"
@@ -78,6 +79,34 @@ def run_proc(
         check=False,
         timeout=300,
     )
+
+
+def on_a_terminal(*args: str, env: dict[str, str]) -> bytes:
+    """Run foldctl with standard output on a pseudo-terminal; what it wrote there.  No
+    pager unless ``env`` names one (``FOLDCTL_PAGER`` or ``PAGER``), no ``NO_COLOR``
+    unless given."""
+    import pty
+
+    leader, follower = pty.openpty()
+    base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PAGER", "FOLDCTL_PAGER")}
+    full_env = base | ({} if "PAGER" in env else {"FOLDCTL_PAGER": ""}) | env
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "foldctl", *args], stdout=follower, stderr=subprocess.PIPE,
+        env=full_env, cwd=REPO,
+    )  # fmt: skip
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks)
 
 
 def jsonl(text: str) -> list[dict[str, Any]]:

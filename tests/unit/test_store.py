@@ -173,7 +173,7 @@ def read_only_directory(folder: Path) -> Iterator[None]:
 
 def commands_over(source: str, db: str, out: Path) -> list[list[str]]:
     """Every command that reads a SOURCE, as a user would run it on one session of the store."""
-    registered = set(app.commands)  # type: ignore[attr-defined]
+    registered = set(app.commands)
     commands = [
         ["show", source],
         ["show", source, "--format", "json"],

@@ -8,10 +8,11 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Output, Redaction, SchemeOpt
-from foldctl.cli.output import emit
+from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
+from foldctl.cli.output import emit, in_sources, unmatched
 from foldctl.errors import ExitStatus
 
 
@@ -22,23 +23,33 @@ def claims(
         typer.Argument(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories.",
+            autocompletion=complete_source,
         ),
     ],
     *,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
+    folds: Folds,
     redaction: Redaction,
 ) -> None:
     """Check every summary against the originals it stands for: facts it invents
     (unsupported), values it gets wrong (contradicted), errors it leaves out (dropped).
 
-    Deterministic rules, no model (docs/claims.md). Exit 0 when no summary is found
-    wrong, 1 when one is, 2 when a source could not be read.
+    Deterministic rules, no model (docs/claims.md). With a fold filter, the summaries
+    of the spans that pass. Exit 0 when no summary is found wrong, 1 when one is (or
+    when no span passes the filter), 2 when a source could not be read.
     """
     specs = sources(source_args)
     redactor = redaction.redactor()
-    result = foldctl.check_claims(specs, scheme=scheme, redactor=redactor, on_error=report_error)
+    chosen = folds.filter()
+    result = foldctl.check_claims(
+        specs, scheme=scheme, redactor=redactor, on_error=report_error, jobs=src.jobs,
+        exclude=src.excludes(), folds=chosen,
+    )  # fmt: skip
     emit("claims", out, result)
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)
+    if result.facts is not None:
+        unmatched(chosen.unmatched(result.facts, in_sources(len(result.sources))))
     raise typer.Exit(ExitStatus.FOUND if result.wrong else ExitStatus.OK)

@@ -7,17 +7,11 @@ from typing import Annotated
 import typer
 
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_locator
 from foldctl.cli.inputs import opened
-from foldctl.cli.options import (
-    Folds,
-    Output,
-    Redaction,
-    ReplaysOpt,
-    SchemeOpt,
-    SourceArg,
-    replays_mode,
-)
-from foldctl.cli.output import emit
+from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, SourceArg
+from foldctl.cli.output import emit, unmatched
+from foldctl.errors import UsageError
 
 
 @command()
@@ -26,13 +20,20 @@ def expand(
     out: Output,
     scheme: SchemeOpt = None,
     depth: Annotated[
-        int | None, typer.Option("--depth", min=0, help="Expand at most N levels of folds.")
+        int | None,
+        typer.Option(
+            "--depth",
+            min=0,
+            help="Expand at most N levels of folds (with --only, counted from the fold it "
+            "names: --depth 1 opens that one).",
+        ),
     ] = None,
     only: Annotated[
         str | None,
         typer.Option(
             "--only",
             metavar="LOCATOR|DIGEST",
+            autocompletion=complete_locator,
             help="Only this: a message (h12, f3:5; a summary shows its originals), a span "
             "(f3, detached or orphan ones too) or a message digest (xxh3-128:...).",
         ),
@@ -47,16 +48,37 @@ def expand(
             help="After the transcript, the originals of detached and orphan spans.",
         ),
     ] = False,
+    claims: Annotated[
+        bool | None,
+        typer.Option(
+            "--claims/--no-claims",
+            help="Check each summary against its originals and show what is found under it "
+            "(text and markdown; markdown does by default).",
+        ),
+    ] = None,
     *,
     folds: Folds,
-    replays: ReplaysOpt = "full",
+    expansion: Expansion,
     redaction: Redaction,
 ) -> None:
-    """The conversation before any fold, every message with its locator."""
+    """The conversation before any fold, every message with its locator.
+
+    Markdown shows each summary, marked as a claim, before the originals it stands for,
+    with what the claims check found in it (--no-claims: without checking).
+    """
+    check = out.fmt == "markdown" if claims is None else claims
+    if check and out.fmt in ("json", "jsonl"):
+        raise UsageError(
+            "--claims shows findings in text and markdown; for JSON, `foldctl claims "
+            "--format json` lists them"
+        )
     redactor = redaction.redactor()
     conversation = opened(source_arg, scheme).redacted(redactor)
+    chosen = folds.filter()
+    missing = conversation.unmatched(chosen)
     result = conversation.transcript(
         depth=depth, only=only, keep_frames=keep_frames, include_detached=include_detached,
-        folds=folds.filter(), replays=replays_mode(replays),
+        folds=chosen, replays=expansion.mode(), claims=check,
     )  # fmt: skip
     emit("expand", out, result)
+    unmatched(missing)

@@ -8,9 +8,10 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Output, SchemeOpt, Sources
-from foldctl.cli.output import answer
+from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 
 
@@ -22,6 +23,7 @@ def export(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db (every session) or "
             "STORE.db#SESSION_ID, directories, or quoted patterns ('fleet/**/*.json.gz').",
+            autocompletion=complete_source,
         ),
     ],
     to: Annotated[
@@ -36,18 +38,26 @@ def export(
     src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
+    folds: Folds,
 ) -> None:
     """Write checkpoints, spans, messages and findings as Parquet tables under DIR.
 
     Each run adds one partition per table (DIR/TABLE/export=ID/) and records in
     DIR/manifest.json what it exported, by source and sha256: running it again over the
-    same or a grown set of sources exports only what is new. Needs the fleet extra
-    (pip install 'foldctl[fleet]'). Exit 0 when done, 2 when a source could not be read
-    (the others are still exported). See docs/export.md.
+    same or a grown set of sources exports only what is new. With a fold filter, the
+    spans, messages and findings of the folds that pass (the manifest records the
+    filter). Needs the fleet extra (pip install 'foldctl[fleet]'). Exit 0 when done, 1
+    when no span passes the filter, 2 when a source could not be read (the others are
+    still exported). See docs/export.md.
     """
+    chosen = folds.filter()
     with progress_line("exporting") as progress:
         report = foldctl.export(
             sources(source_args), to, jobs=src.jobs, scheme=scheme, exclude=src.excludes(),
-            progress=progress,
+            progress=progress, folds=chosen,
         )  # fmt: skip
+    held = report.facts
+    missing = None if held is None else chosen.unmatched(held, in_sources(report.count("exported")))
+    if missing is not None:
+        say(missing)
     answer("export", out, report, (outcome.error for outcome in report.outcomes))

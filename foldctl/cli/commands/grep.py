@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Jobs, Output, Redaction, ReplaysOpt, SchemeOpt, replays_mode
-from foldctl.cli.output import emit
+from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
+from foldctl.cli.output import emit, in_sources, pager, say
 from foldctl.cli.progress import progress_line
-from foldctl.errors import UsageError
+from foldctl.errors import ExitStatus, UsageError
 
 
 @command()
@@ -25,6 +25,7 @@ def grep(
             metavar="[PATTERN] SOURCE...",
             help="A Python regular expression (see -F; omit it when -e gives patterns), then "
             "checkpoint files, - for stdin, STORE.db#SESSION, or directories.",
+            autocompletion=complete_source,
         ),
     ],
     patterns: Annotated[
@@ -93,11 +94,36 @@ def grep(
     files: Annotated[
         bool, typer.Option("--files-with-matches", "-l", help="Only the sources that match.")
     ] = False,
+    only_matching: Annotated[
+        bool,
+        typer.Option(
+            "--only-matching",
+            "-o",
+            help="Text: each match alone, source:locator:role: match (machine formats list "
+            "the matches of every hit anyway).",
+        ),
+    ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet",
+            "--silent",
+            "-q",
+            help="Print nothing; exit 0 at the first match (even if a source could not be "
+            "read), else 1, or 2 when a source could not be read.",
+        ),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", help="Also say how many sources were passed over without decoding."
+        ),
+    ] = False,
     *,
     folds: Folds,
-    replays: ReplaysOpt = "full",
+    expansion: Expansion,
     redaction: Redaction,
-    src: Jobs,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
 ) -> None:
@@ -118,32 +144,38 @@ def grep(
         given.append(rest.pop(0))
     if not rest:
         raise UsageError("grep needs at least one SOURCE after the pattern")
+    folds_given = folds.filter()
     query = foldctl.grep_query(
         given, fixed=fixed, ignore_case=ignore_case, word=word, fields=field or (),
         roles=role or (), scope="folded" if folded_only else "live" if live_only else "all",
         invert=invert, max_count=max_count,
         before=before if before is not None else context or 0,
         after=after if after is not None else context or 0,
-        folds=folds.filter(), replays=replays_mode(replays),
+        folds=folds_given, replays=expansion.mode(),
     )  # fmt: skip
+    for note in query.notes:  # once, before any output
+        say(f"warning: {note}")
     redactor = redaction.redactor()
-    with progress_line("searching") as progress:
+    with progress_line("searching", shown=pager(out.no_pager) is None) as progress:
         run = foldctl.grep_records(
             query, sources(rest), scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
-            mode="files" if files else "count" if count else "hits", redactor=redactor,
-            on_error=report_error, progress=progress,
+            mode="files" if files or quiet else "count" if count
+            else "matches" if only_matching else "hits",
+            redactor=redactor, on_error=report_error, progress=progress,
         )  # fmt: skip
+        if quiet:
+            raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())
         emit("grep", out, run)
-    if run.undecoded:
-        note_undecoded(run.undecoded, len(run.counts))
+    held = run.facts
+    if held is not None and not run.failed:
+        searched = len(run.counts) - run.undecoded
+        missing = folds_given.unmatched(held, in_sources(searched))
+        if missing is not None:
+            say(missing)
+    if run.undecoded and (verbose or run.failed):
+        say(
+            f"{run.undecoded} of {len(run.counts)} source(s) not decoded: their bytes cannot "
+            "hold a match, so they were not checked for errors (FOLDCTL_GREP_PREFILTER=0 "
+            "decodes every one)"
+        )
     raise typer.Exit(run.exit_status())
-
-
-def note_undecoded(undecoded: int, readable: int) -> None:
-    """Say what the prefilter passed over: it was not decoded, so it was not checked."""
-    sys.stderr.write(
-        f"foldctl: {undecoded} of {readable} source(s) not decoded: their bytes cannot hold "
-        "a match, so they were not checked for errors (FOLDCTL_GREP_PREFILTER=0 decodes "
-        "every one)\n"
-    )
-    sys.stderr.flush()

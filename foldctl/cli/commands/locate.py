@@ -8,9 +8,10 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Jobs, Output, Redaction, SchemeOpt
+from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
 from foldctl.cli.output import answer
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
@@ -24,10 +25,11 @@ def locate(
             metavar="SOURCE... DIGEST",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION_ID, directories "
             "or quoted patterns; then the digest (xxh3-128:… as in the `digest` key).",
+            autocompletion=complete_source,
         ),
     ],
     *,
-    src: Jobs,
+    src: Sources,
     out: Output,
     scheme: SchemeOpt = None,
     redaction: Redaction,

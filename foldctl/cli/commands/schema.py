@@ -8,6 +8,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import complete_schema
 from foldctl.cli.output import write_stdout
 from foldctl.errors import UsageError
 
@@ -16,7 +17,11 @@ from foldctl.errors import UsageError
 def schema(
     command_name: Annotated[
         str | None,
-        typer.Argument(metavar="COMMAND", help="A command name; omit it to list them."),
+        typer.Argument(
+            metavar="COMMAND",
+            help="A command name; omit it to list them.",
+            autocompletion=complete_schema,
+        ),
     ] = None,
     jsonl: Annotated[
         bool, typer.Option("--jsonl", help="The schema of one --format jsonl line instead.")

@@ -26,6 +26,10 @@ def sessions(
 ) -> None:
     """The sessions in a SQLite store: id, format, savedAt, messages, owner, folds, findings.
 
+    Two counts: messageCount is what the store recorded (the user and assistant
+    messages with text in the live window); liveMessages is every message of the live
+    window the envelope holds (summary frames and tool results included).
+
     Each JSON row carries `source` (STORE.db#SESSION_ID), ready to pass back
     to any foldctl command.  The store is read in place and never changed.
     Exit 2 when any session cannot be read (its row is still listed, with `error`).

@@ -9,8 +9,8 @@ import typer
 import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
-from foldctl.cli.options import Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit
+from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, SourceArg
+from foldctl.cli.output import emit, unmatched
 
 
 @command()
@@ -27,9 +27,17 @@ def show(
         ),
     ] = False,
     *,
+    folds: Folds,
     redaction: Redaction,
 ) -> None:
-    """Overview of a checkpoint: shape, run, counts, runs and models, and the fold tree."""
+    """Overview of a checkpoint: shape, run, counts, runs and models, and the fold tree.
+
+    With a fold filter, the tree and the findings are those of the spans that pass;
+    exit 1 when none does (said on stderr, with what the checkpoint holds).
+    """
     redactor = redaction.redactor()
     conversation = opened(source_arg, scheme).redacted(redactor)
-    emit("show", out, foldctl.Overview(conversation.overview(claims=claims)))
+    chosen = folds.filter()
+    missing = conversation.unmatched(chosen)
+    emit("show", out, foldctl.Overview(conversation.overview(claims=claims, folds=chosen)))
+    unmatched(missing)

@@ -5,14 +5,21 @@ from __future__ import annotations
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Folds, Output, SchemeOpt, SourceArg
-from foldctl.cli.output import emit
+from foldctl.cli.output import emit, unmatched
 
 
 @command()
 def spans(source_arg: SourceArg, out: Output, scheme: SchemeOpt = None, *, folds: Folds) -> None:
-    """One row per folded span: where its frame sits, model, count, retention, run, time."""
+    """One row per folded span: where its frame sits, model, count, retention, run, time.
+
+    With a fold filter, the spans that pass; exit 1 when none does (said on stderr,
+    with what the checkpoint holds).
+    """
     conversation = opened(source_arg, scheme)
-    emit("spans", out, conversation.spans_table(folds.filter()))
+    chosen = folds.filter()
+    missing = conversation.unmatched(chosen)
+    emit("spans", out, conversation.spans_table(chosen))
+    unmatched(missing)
 
 
 @command()

@@ -8,9 +8,10 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
+from foldctl.cli.completion import choices, complete_codes, complete_source
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Output, SchemeOpt, Sources
-from foldctl.cli.output import answer
+from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
@@ -23,6 +24,7 @@ def verify(
             metavar="SOURCE...",
             help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories "
             "(searched recursively for *.json, *.json.gz and SQLite stores).",
+            autocompletion=complete_source,
         ),
     ],
     fail_on: Annotated[
@@ -31,11 +33,17 @@ def verify(
             "--fail-on",
             metavar="error|warning|info",
             help="Exit 1 when a finding is at least this severe.",
+            autocompletion=choices("error", "warning", "info"),
         ),
     ] = "warning",
     ignore: Annotated[
         list[str] | None,
-        typer.Option("--ignore", metavar="CODE", help="Leave out this finding code (repeatable)."),
+        typer.Option(
+            "--ignore",
+            metavar="CODE",
+            help="Leave out this finding code (repeatable).",
+            autocompletion=complete_codes,
+        ),
     ] = None,
     *,
     src: Sources,
@@ -49,11 +57,14 @@ def verify(
     ] = False,
     out: Output,
     scheme: SchemeOpt = None,
+    folds: Folds,
 ) -> None:
     """Audit checkpoints: every way one disagrees with itself, named, located and ranked.
 
-    Exit 0 when nothing reaches --fail-on, 1 when a finding does, 2 when a source
-    could not be read (the others are still checked and reported).
+    With a fold filter, the findings about the spans that pass and the messages they
+    hold. Exit 0 when nothing reaches --fail-on, 1 when a finding does (or when no span
+    passes the filter), 2 when a source could not be read (the others are still
+    checked and reported).
     """
     if fail_on not in foldctl.SEVERITIES:
         raise UsageError(f"--fail-on takes error, warning or info, not {fail_on!r}")
@@ -62,9 +73,16 @@ def verify(
         raise UsageError(
             f"--ignore: unknown finding code {unknown[0]!r}; codes are {', '.join(foldctl.CODES)}"
         )
+    chosen = folds.filter()
     with progress_line("verifying") as progress:
         report = foldctl.verify(
             sources(source_args), fail_on=fail_on, ignore=ignore or (), scheme=scheme,
             jobs=src.jobs, claims=claims, exclude=src.excludes(), progress=progress,
+            folds=chosen,
         )  # fmt: skip
+    held = report.facts
+    if held is not None:
+        note = chosen.unmatched(held, in_sources(sum(a.readable for a in report.audits)))
+        if note is not None:
+            say(note)  # and the exit status is 1: nothing was found to check
     answer("verify", out, report, (audit.error for audit in report.audits))
