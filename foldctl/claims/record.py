@@ -193,6 +193,9 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
     places = originals.places
     frame_of: dict[int, Row] = {}  # span -> the frame row that opened it
     opened: list[tuple[int, int]] = []  # (span, first evidence position)
+    # summaries whose originals were discarded, where they stand among the evidence: what
+    # an outer summary repeats from them is unverifiable, not unsupported
+    carried: list[tuple[int, EvidenceRef, str]] = []
     streams = (
         walk(graph, keep_frames=True, replays="ref", bodies=False),
         walk_floating(graph, keep_frames=True, replays="ref", bodies=False),
@@ -212,6 +215,8 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     content = event.message.get("content")
                     summary = summary_text(content) if isinstance(content, str) else ""
                     yield SummaryFinding(frame.span, event.locator, unverifiable(summary))
+                    ref = EvidenceRef(event.locator, digest(event.message))
+                    carried.append((len(index), ref, summary))
             elif isinstance(event, FoldStart):
                 if not event.reference:
                     opened.append((event.span.index, len(index)))
@@ -222,7 +227,11 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     continue  # a floating root: no summary stands for it here
                 content = row.message.get("content")
                 summary = summary_text(content) if isinstance(content, str) else ""
-                found_all = check_summary(summary, index, start=start, stop=len(index), context=0)
+                stop = len(index)
+                inside = [(ref, text) for at, ref, text in carried if start <= at <= stop]
+                found_all = check_summary(
+                    summary, index, start=start, stop=stop, context=0, carried=inside
+                )
                 for found in found_all:
                     yield SummaryFinding(span, row.locator, found, _line(originals, found))
 

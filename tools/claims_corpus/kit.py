@@ -258,6 +258,9 @@ class Sections:
     files: Sequence[str] = ()
     pending: Sequence[str] = ()
     next_step: str = ""
+    #: Pending tasks that follow from an error: left out with the error ("Errors and fixes:
+    #: None." and "retry the payment" cannot both be said).
+    fixes: Sequence[str] = ()
 
 
 @dataclass
@@ -281,6 +284,12 @@ class Story:
     #: ``error_clause`` in the sectioned summary that says "Errors and fixes: none".
     more_dropped: Expected = ()
     more_error_clauses: Sequence[int] = ()
+    #: Clauses that tell the error's consequence ("the pod kept crashing"): a mention of it
+    #: in other words, so left out with the error clause.
+    echoes: Sequence[int] = ()
+    #: What leaving the echoes out drops besides (an echo may be the only mention of a
+    #: second error).
+    echo_dropped: Expected = ()
 
 
 def render(rng: random.Random, story: Story, replace: dict[int, str] | None = None) -> str:
@@ -328,6 +337,8 @@ def render_sectioned(
         pending=("Confirm the outcome with the user.",),
     )
     error_indexes = {story.error_clause, *story.more_error_clauses}
+    silent = all(replace.get(i) == "" for i in error_indexes | set(story.echoes))
+    pending = list(sections.pending) + ([] if silent else list(sections.fixes))
     facts: list[str] = []
     errors: list[str] = []
     for i, clause in enumerate(story.clauses):
@@ -363,13 +374,15 @@ def render_sectioned(
         *(f"   - {f}" for f in facts),
         "",
         "6. Pending Tasks:",
-        *((f"   - {p}" for p in sections.pending) if sections.pending else ["   - None."]),
+        *((f"   - {p}" for p in pending) if pending else ["   - None."]),
         "",
         "7. Current Work:",
         f"   {current}" if current else "   Wrapping up.",
     ]
     if sections.next_step:
         lines += ["", "8. Optional Next Step:", f"   {sections.next_step}"]
+    if not silent and not sections.next_step and sections.fixes:
+        lines += ["", "8. Optional Next Step:", f"   {sections.fixes[0]}"]
     return "\n".join(lines)
 
 
@@ -431,18 +444,19 @@ def story_cases(domain: str, seed: int, build: Callable[[random.Random], Story])
         expected = _mutation_expected(name, text, planted)
         add(name, render(r, story, {index: text}), expected, allowed=more[0] if more else ())
     r = random.Random(f"{domain}:{seed}:omit")
-    add("omitted-error", render(r, story, {story.error_clause: ""}), (("dropped", story.dropped),))
+    omit = {i: "" for i in (story.error_clause, *story.echoes)}
+    add("omitted-error", render(r, story, omit), (("dropped", story.dropped), *story.echo_dropped))
     for trap in story.traps:
         r = random.Random(f"{domain}:{seed}:trap:{trap.name}")
         text = render(r, story, {-1: trap.clause(r)})
         add(f"trap-{trap.name}", text, (), allowed=trap.allowed)
     # the long shape: faithful, with no error owned up to, and with the first planted mistake
     add("sectioned", render_sectioned(random.Random(f"{domain}:{seed}:s"), story), ())
-    silent = {i: "" for i in (story.error_clause, *story.more_error_clauses)}
+    silent = {i: "" for i in (story.error_clause, *story.more_error_clauses, *story.echoes)}
     add(
         "sectioned-omitted-error",
         render_sectioned(random.Random(f"{domain}:{seed}:s-omit"), story, silent),
-        (("dropped", story.dropped), *story.more_dropped),
+        (("dropped", story.dropped), *story.more_dropped, *story.echo_dropped),
     )
     if story.mutations:
         name, mutate, planted, *more = story.mutations[-1]
@@ -479,17 +493,14 @@ def story_cases(domain: str, seed: int, build: Callable[[random.Random], Story])
         inner_summary=inner_invented,
         inner_count=len(inner),
     )
-    # the inner fold kept nothing: the outer summary carries the inner summary's words over,
-    # which nothing retained can confirm, and nothing shows wrong
+    # the inner fold kept nothing: the outer summary carries the inner summary's words over
+    # (which nothing retained can confirm, and nothing shows wrong), then tells the errors
+    # of the outer span; other facts may come from the discarded originals alone
     r = random.Random(f"{domain}:{seed}:discarded")
-    carried = {
-        story.clauses.index(c): text
-        for c, text in zip(story.inner_clauses, inner_texts, strict=True)
-        if c in story.clauses
-    }
+    errors = [story.clauses[i](r) for i in (story.error_clause, *story.more_error_clauses)]
     add(
         "nested-discarded",
-        render(r, story, carried),
+        _sentence("; ".join(inner_texts)) + " " + " ".join(_sentence(e) for e in errors),
         (),
         evidence=nested_evidence,
         inner_summary=inner_summary,

@@ -193,7 +193,7 @@ def story(rng: random.Random) -> Story:
         ],
         sections=Sections(
             request=f"Triage the {service} alerts and get the right people paged.",
-            concepts=("alert severities SEV1-SEV3", "circuit breakers", "paging and retries"),
+            concepts=("alert severities SEV1-SEV3", "circuit breakers", "paging schedules"),
             pending=(f"Watch {page} until {upstream} recovers.",),
             next_step=f"Check {upstream} health per the runbook.",
         ),

@@ -178,7 +178,8 @@ def story(rng: random.Random) -> Story:
             request=f"Restore {db} from its latest good backup into a scratch instance and "
             "check the data.",
             concepts=("backup checksums and chunked restores", "restore exit codes"),
-            pending=(f"Investigate why {newest} is corrupt.",),
+            pending=(f"Keep {target} until the data is checked.",),
+            fixes=(f"Investigate why {newest} is corrupt.",),
             next_step=f"Point the read replica at {target} once verified.",
         ),
     )

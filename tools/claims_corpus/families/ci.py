@@ -80,8 +80,7 @@ def story(rng: random.Random) -> Story:
     def c_run(r: random.Random) -> str:
         return r.choice(
             (
-                f"CI run {run_id} on {branch} ({sha}) concluded as a failure because "
-                "deploy-preview failed",
+                f"CI run {run_id} on {branch} ({sha}) concluded as a failure",
                 f"workflow run {run_id} for commit {sha} failed overall; lint and test passed",
                 f"run {run_id} ({branch} at {sha}) ended in failure",
             )
@@ -122,6 +121,8 @@ def story(rng: random.Random) -> Story:
         clauses=[c_run, c_tests, c_error, c_rerun, c_pr],
         error_clause=2,
         dropped="denied:get_job_log",
+        echoes=(0,),  # "run N failed": the job's failure in other words
+        echo_dropped=(("dropped", "failed:get_workflow_run"),),
         mutations=[
             (
                 "wrong-outcome",
@@ -134,7 +135,7 @@ def story(rng: random.Random) -> Story:
             (
                 "wrong-status",
                 lambda r: (0, f"CI run {run_id} on {branch} succeeded"),
-                (("contradicted", "succeeded"),),
+                (("contradicted", "succeeded"), ("dropped", "failed:get_workflow_run")),
             ),
             (
                 "rerun-status",
@@ -195,13 +196,13 @@ def story(rng: random.Random) -> Story:
             Trap("log-time", lambda r: "the push was refused at 14:03:40 UTC"),
         ],
         sections=Sections(
-            request=f"Find out why CI failed on PR #{pr} and get the preview deploy green.",
+            request=f"Get the checks on PR #{pr} green and the preview deploy working.",
             concepts=(
                 "GitHub Actions workflow runs and jobs",
                 "pytest",
                 "container registry tokens and write:packages",
             ),
-            pending=(f"Fix the registry token, then watch re-run {rerun_id}.",),
-            next_step="Grant the CI token write:packages.",
+            pending=(f"Watch re-run {rerun_id}.",),
+            fixes=("Grant the CI token write:packages so the registry push works.",),
         ),
     )

@@ -158,7 +158,7 @@ def story(rng: random.Random) -> Story:
         ],
         sections=Sections(
             request=f"Run the {job} job for {K.iso(y, m, d)} and check the data landed.",
-            concepts=("S3 SlowDown retries", "rejected rows and currency codes"),
+            concepts=("partitioned loads to S3", "rejected rows and currency codes"),
             pending=("Look into the rejected rows.",),
             next_step="Report the rejected rows to the source team.",
         ),

@@ -119,23 +119,24 @@ def story(rng: random.Random) -> Story:
         domain="k8s",
         messages=messages,
         inner_count=2,
-        clauses=[c_pods, c_panic, c_rollback, c_health],
-        error_clause=1,
+        clauses=[c_rollback, c_pods, c_panic, c_health],
+        error_clause=2,
+        echoes=(1,),
         dropped="failed:kubectl",
         mutations=[
             (
                 "other-row-status",
-                lambda r: (0, f"pod {bad} is running normally"),
+                lambda r: (1, f"pod {bad} is running normally"),
                 (("contradicted", "running"),),
             ),
             (
                 "wrong-restarts",
-                lambda r: (0, f"{bad} has {restarts + 100} restarts"),
+                lambda r: (1, f"{bad} has {restarts + 100} restarts"),
                 (("unsupported", f"{restarts + 100} restart"),),
             ),
             (
                 "wrong-exit-code",
-                lambda r: (1, "its container exited with code 137 (OOMKilled)"),
+                lambda r: (2, "its container exited with code 137 (OOMKilled)"),
                 (("contradicted", "exit 137"),),
             ),
             (
@@ -166,9 +167,9 @@ def story(rng: random.Random) -> Story:
             Trap("ready", lambda r: f"{good} is ready (1/1)"),
         ],
         sections=Sections(
-            request=f"Find out why {app} is crashing and get it healthy again.",
-            concepts=("CrashLoopBackOff", "rollout undo to a revision", "Go nil pointer panics"),
-            pending=(f"Fix the nil pointer in v{bad_version} before rolling forward.",),
-            next_step="Open a bug for the panic.",
+            request=f"Find out what is wrong with {app} and get it healthy again.",
+            concepts=("rollout undo to a revision", "pod readiness and restarts"),
+            pending=(f"Keep {app} on revision {revision} for now.",),
+            fixes=(f"Fix the nil pointer panic in v{bad_version} before rolling forward.",),
         ),
     )

@@ -244,10 +244,10 @@ def story(rng: random.Random) -> Story:
                 "refund review queues",
                 "balance transactions: gross, fee and net",
             ),
-            pending=(
-                "Tell the customer about the refund once the messaging API is back.",
-                f"Submit evidence for {dispute} before the deadline.",
+            pending=(f"Submit evidence for {dispute} before the deadline.",),
+            fixes=(
+                "Retry notify_customer once the messaging API is back.",
+                "Tell the customer about the refund.",
             ),
-            next_step="Retry notify_customer.",
         ),
     )

@@ -192,7 +192,7 @@ def story(rng: random.Random) -> Story:
         ],
         sections=Sections(
             request=f"Find out where order {order} is and get it delivered.",
-            concepts=("customs holds and duty", "carrier tracking", "card declines (402)"),
+            concepts=("customs holds and duty", "carrier tracking", "international parcels"),
             pending=("Pay the duty with another card.", "Notify the customer by SMS again."),
             next_step="Ask the customer for another card.",
         ),

@@ -143,7 +143,7 @@ def story(rng: random.Random) -> Story:
                     0,
                     f"{account} was charged {money(r)} twice on {K.iso(y, m, wd)} ({orig}, {dup})",
                 ),
-                (("unsupported", K.iso(y, m, wd)),),
+                (("contradicted", K.iso(y, m, wd)),),
             ),
             ("wrong-email", lambda r: (2, f"contact {K.wrong_email(r, email)}"), ()),
             (

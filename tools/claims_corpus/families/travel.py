@@ -89,7 +89,7 @@ def story(rng: random.Random) -> Story:
     def c_error(r: random.Random) -> str:
         return r.choice(
             (
-                f"{other} at €{cheaper:.2f} could not be booked (fare no longer available)",
+                f"{other} could not be booked (fare no longer available)",
                 f"the cheaper {other} fare was unavailable",
                 "the first booking attempt failed because the fare was gone",
             )
