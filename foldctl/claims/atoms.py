@@ -239,7 +239,7 @@ LABEL_WORDS: Final = frozenset(
         "option rev revision phase stage level tier figure table slide question run turn"
     )
 )
-_LAST_WORD: Final = re.compile(r"([A-Za-z]+)\.?[ ]$")
+_LAST_WORD: Final = re.compile(r"(?<![A-Za-z])([A-Za-z]+)\.?[ ]$")
 #: A count of these is a count of tool calls, checked against the calls themselves.
 CALL_NOUNS: Final = frozenset({"call", "tool call", "tool-call", "invocation"})
 
@@ -552,7 +552,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         rf"|(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{{1,8}}|[\w-][\w.-]*\.(?:{_EXTS}))(?![\w/])",
         "DULS",
     ),
-    ("B_tc", r"(?P<tc>\b[A-Za-z_][\w.-]*) ?× ?(?P<tcn>\d+)", "UL"),
+    ("B_tc", r"(?<![\w.-])(?P<tc>[A-Za-z_][\w.-]*) ?× ?(?P<tcn>\d+)", "UL"),
     (
         "B_id",
         r"(?<![\w/.-])(?=[A-Z][A-Z0-9_-]*\d)(?:[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+|[A-Z]+\d[A-Z0-9]*)"
@@ -1477,6 +1477,7 @@ def _is_year(claim: Atom) -> bool:
     return claim.kind == NUMBER and claim.value.isdigit() and 1900 <= int(claim.value) <= 2100
 
 
+_GROUPING: Final = frozenset(",. \u202f\u00a0")
 _UNIT_AFTER: Final = re.compile(r" ?([A-Za-z°%/]{1,6})")
 _MEASURES: Final = frozenset([*DURATION_UNITS, *QUANTITY_UNITS, "%", "m"])
 
@@ -1489,6 +1490,13 @@ def number_around(text: str, start: int, end: int) -> list[tuple[int, int, Decim
     token = to_decimal(text[start:end].rstrip("."))
     if token is not None:
         readings.append((start, end, token))
+    before = text[start - 2 : start] if start >= 2 else ""
+    after = text[end : end + 2]
+    if not (
+        (len(before) == 2 and before[1] in _GROUPING and before[0].isdigit())
+        or (len(after) == 2 and after[0] in _GROUPING and after[1].isdigit())
+    ):
+        return readings  # no separator next to a digit: the token is the number
     for m in _NUMBER_SPAN.finditer(text, max(0, start - 20), min(len(text), end + 8)):
         if m.start() <= start < m.end():
             for grouped in (True, False):

@@ -115,7 +115,8 @@ _ABBREVIATIONS: Final = frozenset(
 )
 _SENTENCE_END: Final = re.compile(r"[.!?]+[\"')\]]*\s+|\n\s*")
 _CLAUSE_BREAK: Final = re.compile(
-    r";|\s[—–]\s|\s-\s|,?\s+(?:but|while|whereas|although|though|however|meanwhile)\s+"
+    r";|\s[—–]\s|\s-\s"
+    r"|,?(?<!\s)\s{1,4}(?:but|while|whereas|although|though|however|meanwhile)\s{1,4}"
 )
 _PREPOSITIONS: Final = frozenset(
     _words("for of to from on with against via by about in under per after into onto toward")

@@ -114,7 +114,7 @@ _KV: Final = re.compile(
     r"^(?P<indent>[ \t]{0,8})(?P<key>[A-Za-z][\w .()/-]{0,40}?)[ \t]{0,8}[:=][ \t]{0,40}"
     r"(?P<value>.*)$"
 )
-_ARROW: Final = re.compile(r"\s*(?:->|→|=>)\s*")
+_ARROW: Final = re.compile(r"[ \t]{0,8}(?:->|→|=>)[ \t]{0,8}")
 _CALL_LINE: Final = re.compile(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
 _TWO_DECIMALS: Final = re.compile(r"\d\.\d\d$")
 _DIGIT: Final = re.compile(r"\d")

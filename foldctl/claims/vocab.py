@@ -565,7 +565,7 @@ OUTCOME_EXAMPLES: Final[tuple[tuple[str, tuple[tuple[int, str], ...]], ...]] = (
     ("===== 1204 passed, 4 skipped in 371.52s =====", ((1204, "succeeded"), (4, "cancelled"))),
     ("2 failed, 10 passed in 3.1s", ((2, "failed"), (10, "succeeded"))),
     ("verified 6,912 chunks, 0 mismatches", ((0, "failed"),)),
-    ("rows_rejected: 5 441", ((5441, "rejected"),)),
+    ("1,198,870 written, 5 441 rejected", ((1198870, "succeeded"), (5441, "rejected"))),
 )
 
 
