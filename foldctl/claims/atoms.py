@@ -256,7 +256,7 @@ INTENT_WORDS: Final = frozenset(
 NEGATIONS: Final = frozenset(
     _words(
         "not never no without n't nor hasn't hadn't wasn't isn't weren't aren't didn't "
-        "doesn't cannot can't won't"
+        "doesn't cannot can't won't nothing none neither"
     )
 )
 
@@ -1281,6 +1281,8 @@ def _status(m: re.Match[str]) -> Atom | None:
         return None
     if words and words[-1] in ("being", "getting") and family_of_progress(text):
         return None  # "is being refunded": under way, not done
+    if words and words[-1] in ("fully", "over", "double") and family == "confirmed":
+        return None  # "fully booked": no seat left, no booking made
     written = _APOSTROPHE_WORDS.findall(m.string[max(0, m.start() - 30) : m.start()])[-2:]
     if set(written) & INTENT_WORDS:  # as written: "May" is a month
         return None  # "get it delivered", "to be approved", "will ship": a wish, no claim

@@ -321,7 +321,7 @@ class _Check:
         numbers = self._related_numbers(atom, clause)
         if D.derivable(value, numbers, percent=percent, places=_places(atom)):
             return True
-        return cue
+        return cue or "a share of numbers in the originals; not checked"
 
     def _related_numbers(self, atom: Atom, clause: tuple[int, int]) -> list[Decimal]:
         """The numbers a derived value may be made of: those of the messages that hold the
@@ -507,11 +507,19 @@ class _Check:
         fallback: tuple[int, list[Fact]] | None = None
         matched = False  # the amount was compared with the attribute the summary named
         scale = V.level_scale(claim.value) if kind == A.LEVEL else ""
+        pending: list[int] = []  # a call that names the entity: its result first
         for _ in range(_LOOK_BACK):
-            position = self.index.last_support(entity, self.start, stop)
-            if position is None:
-                break
-            stop = position
+            if pending:
+                position = pending.pop()
+            else:
+                found = self.index.last_support(entity, self.start, stop)
+                if found is None:
+                    break
+                position = stop = found
+                result = self.index.result_of(position, self.stop)
+                if result is not None:
+                    pending.append(position)
+                    position = result
             facts = self.index.facts(position)
             values = facts.of(key, kind)
             if kind == A.LEVEL:

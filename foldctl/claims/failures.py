@@ -47,7 +47,7 @@ ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         (
             "denied",
             r"denied|forbidden|unauthori[sz]ed|not authori[sz]ed|permission|declined|rejected|"
-            r"refused|not allowed|\b40[123]\b",
+            r"(?<!connection )refused|not allowed|\b40[123]\b",
         ),
         ("not_found", r"not found|no such|does not exist|doesn't exist|unknown \w+|\b404\b"),
         (
@@ -82,6 +82,12 @@ _ERROR_HEAD: Final = re.compile(
     + r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)"
     + r"(?![ _-](?:rates?|counts?|budgets?|ratios?|percentages?|totals?)\b)",  # a metric
 )
+#: A first line in the form programs report errors in: ``curl: (28) Operation timed out``,
+#: ``user@host: Permission denied (publickey).``
+_PROGRAM_ERROR: Final = re.compile(
+    rb"[a-z][\w.@:/-]{0,39}: (?:\(\d{1,4}\) )?[^\n]{0,300}?(?i:timed out|permission denied|"
+    rb"connection refused|could not resolve host|no such file or directory|fatal:|error:)"
+)
 #: A status line of the result itself (``status: FAILED``), at the start of a line.
 _OUTCOME_HEAD: Final = r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=]"
 _OUTCOME_LINE: Final = re.compile(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
@@ -101,12 +107,13 @@ ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
 
 #: A log line's level word (the line is one when only a timestamp or a tag comes before).
 _LOG_LEVEL: Final = re.compile(
-    rb"\b(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG)\b"
+    rb"\b(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG)\b|\[(?:error|crit|alert|emerg|fatal)\]"
     rb"|(?m:^)(?:panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
     rb"|level\"?[=:] ?\"?(?:error|fatal|critical)\b"
 )
 #: What may come before a level word on a log line: a timestamp, brackets, a tag.
 _LOG_PREFIX: Final = re.compile(
+    rb"(?:[a-z][\w.@:/-]{0,40}: )?"  # a program's tag: "psql:migrate.sql:12: ERROR:"
     rb"[\d\s:.,TZ+/()|\[\]-]{0,48}(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8}){0,2}"
 )
 #: An HTTP status given as such (``HTTP/1.1 503``, ``-> HTTP 503``); at the head of a
@@ -172,7 +179,7 @@ def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> s
             return found
     newline = raw.find(b"\n", begin, begin + 400)
     first = raw[begin : newline if newline >= 0 else begin + 400]
-    if _ERROR_HEAD_B.match(first.lower()):
+    if _ERROR_HEAD_B.match(first.lower()) or _PROGRAM_ERROR.match(first):
         return first.decode("utf-8", "replace").strip()[:_LINE_MAX]
     if b"Traceback (most" in raw:
         lines = [line for line in text.strip().splitlines() if line.strip()]
@@ -244,7 +251,11 @@ def _in_json(pattern: str) -> bytes:
 #: The JSON twins of error_line's probes (see may_report_error).  The first line: the
 #: lookahead of ``_ERROR_HEAD``, which only takes matches away, is left out.
 _HEAD_JSON: Final = re.compile(
-    _in_json(_ERROR_HEAD_WORDS) + b"|" + _in_json(_OUTCOME_HEAD), re.IGNORECASE
+    _in_json(_ERROR_HEAD_WORDS)
+    + b"|"
+    + _in_json(_OUTCOME_HEAD)
+    + rb"|[a-z][\w.@:/-]{0,39}: ",  # _PROGRAM_ERROR
+    re.IGNORECASE,
 )
 #: ``_OUTCOME_START`` in JSON (a newline is ``\\n`` there).
 _OUTCOME_START_JSON: Final = re.compile(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
@@ -260,6 +271,8 @@ _NOT_CAPITALS: Final = bytes(c for c in range(256) if not 65 <= c <= 90)
 #: A line that starts ``panic:``, ``error:``, ``fatal:`` (a pattern with a literal first:
 #: the engine looks for the ``\\n`` in C).
 _ANYWHERE_LINE: Final = re.compile(rb"\\n(?:panic|error|fatal)")
+#: A level in brackets, lower case (``[error]``).
+_ANYWHERE_BRACKET: Final = re.compile(rb"\[(?:error|crit|alert|emerg|fatal)\]")
 
 
 def _anywhere(quoted: bytes) -> bool:
@@ -268,6 +281,7 @@ def _anywhere(quoted: bytes) -> bool:
         or b"xit" in quoted
         or b"level" in quoted
         or _ANYWHERE_LINE.search(quoted) is not None
+        or _ANYWHERE_BRACKET.search(quoted) is not None
     )
 
 
@@ -409,7 +423,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     "conflict": r"conflict\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
-    r"no (?:rooms?|seats?|slots?|availability)|" + _code("409"),
+    r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"
+    r"no \w+ left|" + _code("409"),
     "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|"
     r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
     r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),

@@ -414,8 +414,11 @@ class EvidenceIndex:
         """What the message at ``position`` says of each thing (read once, kept).
 
         A tool result is also about what its call asked for: the entities of the call's
-        arguments that the result does not name get the result's own outcome (a payment
-        declined for the parcel it was for), and are its subject when it has none."""
+        arguments that the result does not name get the levels it reports of itself (the
+        exit code of the script it ran, the HTTP status of the URL it fetched), and are its
+        subject when it has none; what the call asked is a lesser fact of that subject.
+        (Not the result's status: a page delivered for an incident says nothing of the
+        incident.)"""
         found = self._facts.get(position)
         if found is None:
             found = message_facts(self.text(position))
@@ -428,8 +431,11 @@ class EvidenceIndex:
                 found.own.append(Fact(A.STATUS, "failed", error, None, 3))
             asked = self.asked(position)
             if asked:
-                own = [f for f in found.own if f.kind in (A.STATUS, A.LEVEL)]
-                for key in asked:
+                text = self.text(position)
+                levels = [f for f in found.own if f.kind == A.LEVEL]
+                for key, written in asked.items():
+                    named = written in text  # the result speaks of it: its outcome is its
+                    own = found.own if named else levels
                     if key not in found.entities and own:
                         found.entities[key] = list(own)
                 found.subject = found.subject or list(asked)
@@ -442,18 +448,26 @@ class EvidenceIndex:
             self._facts[position] = found
         return found
 
-    def asked(self, position: int) -> tuple[str, ...]:
-        """The entities a tool result's call named in its arguments (the call just before)."""
+    def asked(self, position: int) -> dict[str, str]:
+        """The entities a tool result's call named in its arguments (the call just before),
+        each as written there."""
         message = self.messages[position]
         if message.role != "tool" or position == 0 or not self.messages[position - 1].call_names:
-            return ()
-        keys: dict[str, None] = {}
+            return {}
+        keys: dict[str, str] = {}
         for line in self.text(position - 1).splitlines():
             if line.startswith("→ "):
                 for atom in A.extract_atoms(line[:4000]):
                     if atom.kind in A.ENTITY_KINDS:
-                        keys[entity_key(atom)] = None
-        return tuple(keys)
+                        keys.setdefault(entity_key(atom), atom.text)
+        return keys
+
+    def result_of(self, position: int, stop: int) -> int | None:
+        """The tool result that answers the call message at ``position`` (the next message),
+        when it is in range."""
+        if not self.messages[position].call_names or position + 1 >= stop:
+            return None
+        return position + 1 if self.messages[position + 1].role == "tool" else None
 
     def call_args(self, position: int) -> str:
         """The argument text of the call a tool result answers (``""`` when none)."""

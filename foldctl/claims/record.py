@@ -40,8 +40,11 @@ from foldctl.model import Message
 from foldctl.sources.files import SourceSpec
 from foldctl.sources.scan import scan_sources
 
-#: The finding kinds that are something wrong (``unverifiable`` is not).
+#: The finding kinds that are something wrong (``unverified`` and ``unverifiable`` are not:
+#: they say what could not be confirmed).
 WRONG: Final = ("unsupported", "contradicted", "dropped")
+#: The kinds ``verify --claims`` reports (``claim-*`` codes).
+AUDITED: Final = (*WRONG, "unverified")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +59,16 @@ class SummaryFinding:
     @property
     def kind(self) -> str:
         return self.finding.kind
+
+    def one_line(self) -> str:
+        """The finding in one line, for a caller that lists findings beside other output (the
+        summary's locator, the kind, the atom, what the originals say):
+        ``f6:0 contradicted status "approved" (originals: "pending_approval")``."""
+        x = self.finding
+        text = f"{self.frame} {x.kind} {x.atom_kind} {brief(x.atom)}"
+        if x.expected is not None and x.kind == "contradicted":
+            text += f" (originals: {brief(x.expected)})"
+        return text
 
     def as_dict(self, source: str | None = None) -> dict[str, Any]:
         f = self.finding
@@ -344,12 +357,17 @@ def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
     out: list[AuditFinding] = []
     for f in check_graph(graph):
         x = f.finding
-        if x.kind not in WRONG:
+        if x.kind not in AUDITED:
             continue
         if x.kind == "contradicted":
             what = f"says {brief(x.atom)} where the originals say {brief(x.expected)}"
         elif x.kind == "dropped":
             what = f"does not mention the error {brief(x.atom)}"
+        elif x.kind == "unverified":
+            what = (
+                f"gives {x.atom_kind} {brief(x.atom)} as worked out, which does not follow "
+                "from its originals"
+            )
         else:
             what = f"gives {x.atom_kind} {brief(x.atom)}, which appears nowhere in its originals"
         of = "no span" if f.span is None else f"span {f.span}"

@@ -110,9 +110,10 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "any outcome",
         0,
         "running | in progress | underway | under way | ongoing | still running | "
-        "started | starting | retrying | rolling out | deploying | building | restoring | "
-        "being processed | is processing",
-        "active | in_progress | inprogress | executing | provisioning | pending_start",
+        "retrying | rolling out | deploying | building | restoring | being processed | "
+        "is processing",
+        "active | in_progress | inprogress | executing | provisioning | pending_start | "
+        "started | starting",
         (
             ("the load is still running", "running"),
             ("deploy in progress", "running"),

@@ -3,6 +3,7 @@ in the summary's sentence, and the original's line beside it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from foldctl.claims.record import ClaimsResult, SummaryFinding
@@ -12,11 +13,17 @@ from foldctl.render.markdown import code, inline
 from foldctl.render.sink import markdown_lines, text_lines
 from foldctl.termsafe import visible
 
-_STYLE = {"contradicted": "bold red", "dropped": "red", "unsupported": "yellow"}
+_STYLE = {
+    "contradicted": "bold red",
+    "dropped": "red",
+    "unsupported": "yellow",
+    "unverified": "cyan",
+}
 _SAYS = {
     "contradicted": "the originals say otherwise",
     "dropped": "an error in the originals that the summary does not mention",
     "unsupported": "appears nowhere in what the summary stands for",
+    "unverified": "said to be worked out from the originals, and it does not follow from them",
     "unverifiable": "no retained originals to check against",
 }
 _EXCERPT = 240
@@ -38,25 +45,32 @@ def _marked(f: SummaryFinding, left: str, right: str) -> str:
 def _cited(f: SummaryFinding) -> str:
     x = f.finding
     refs = [r.locator for r in x.evidence]
-    if x.kind == "unsupported":
+    if x.kind in ("unsupported", "unverified"):
         ends = " … ".join(dict.fromkeys(refs))
         return f"searched {x.searched} message(s){f' ({ends})' if ends else ''}"
     return ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
 
 
+def _says(f: SummaryFinding) -> str:
+    x = f.finding
+    if x.kind == "unverifiable" and x.atom_kind != "summary":
+        return "carried over from a summary whose originals were discarded"
+    return _SAYS[x.kind]
+
+
 def _lines(result: ClaimsResult, unicode: bool) -> Iterator[Line]:
     arrow = "↳ " if unicode else "-> "
-    total = 0
+    counted: Counter[str] = Counter()
     for source, findings in result.sources:
         for f in findings:
-            total += 1
             x = f.finding
+            counted[x.kind if x.atom_kind != "summary" else "summary"] += 1
             span = "no span" if f.span is None else f"span {f.span}"
             head: Line = [
                 (f"{visible(source)}:{f.frame}: ", "magenta"),
                 (f"{x.kind} ", _STYLE.get(x.kind, "dim")),
                 (f"{x.atom_kind} {truncate(visible(x.atom), 80)!s}", "bold"),
-                (f"  (summary of {span}: {_SAYS[x.kind]})", "dim"),
+                (f"  (summary of {span}: {_says(f)})", "dim"),
             ]
             yield head
             marked = _marked(f, "[[", "]]")
@@ -66,17 +80,19 @@ def _lines(result: ClaimsResult, unicode: bool) -> Iterator[Line]:
                 yield [("    originals: ", "dim"), (visible(x.expected), "bold")]
             if f.line:
                 yield [("    " + arrow, "dim"), (visible(f.line), None)]
-            if x.kind != "unverifiable":
+            if x.kind != "unverifiable" or x.evidence:
                 yield [("    evidence: ", "dim"), (_cited(f), None)]
     checked = len(result.sources)
     wrong = result.wrong
-    yield [
-        (
-            f"{checked} source(s) checked; {wrong} finding(s) that a summary is wrong; "
-            f"{total - wrong} summary(ies) unverifiable",
-            "bold" if wrong else "green",
-        )
-    ]
+    line = (
+        f"{checked} source(s) checked; {wrong} finding(s) that a summary is wrong; "
+        f"{counted['summary']} summary(ies) unverifiable"
+    )
+    if counted["unverified"]:
+        line += f"; {counted['unverified']} worked-out value(s) unverified"
+    if counted["unverifiable"]:
+        line += f"; {counted['unverifiable']} fact(s) carried over unverifiable"
+    yield [(line, "bold" if wrong else "green")]
 
 
 def claims(result: ClaimsResult, output: Output) -> None:
@@ -106,7 +122,7 @@ def _markdown(result: ClaimsResult) -> Iterator[str]:
                 yield f"  - originals: {code(x.expected)}"
             if f.line:
                 yield f"  - original line: {code(f.line)}"
-            if x.kind != "unverifiable":
+            if x.kind != "unverifiable" or x.evidence:
                 yield f"  - evidence: {inline(_cited(f))}"
         yield ""
 

@@ -99,7 +99,7 @@ def _patterns() -> Iterator[tuple[str, re.Pattern[str] | re.Pattern[bytes]]]:
             values = value.values() if isinstance(value, dict) else value
             if isinstance(value, re.Pattern):
                 yield f"{module.__name__}.{name}", value
-            elif isinstance(value, tuple | list) or isinstance(value, dict):
+            elif isinstance(value, tuple | list | dict):
                 for item in values:
                     items = item if isinstance(item, tuple) else (item,)
                     for part in items:
