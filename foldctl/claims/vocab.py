@@ -148,9 +148,8 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "failed | failing | fails | failure | a failure | in failure | errored | errored out "
         "| crashed | crashing | crash looping | crashloopbackoff | aborted | timed out | "
         "timeout | timeouts | unsuccessful | did not succeed | didn't succeed | broke | "
-        "broken | red | unhealthy | oomkilled | panicked | bounced | undeliverable | "
-        "went down",
-        "error | fail | crash | down | degraded | unreachable | dead | killed | errored_out",
+        "broken | unhealthy | oomkilled | panicked | bounced | undeliverable | went down",
+        "error | fail | crash | down | degraded | unreachable | dead | killed | errored_out | red",
         (
             ("run 8812 ended in failure", "failed"),
             ("the pod is in CrashLoopBackOff", "failed"),

@@ -81,7 +81,8 @@ class Tally:
                 if kind == "unverified" and key not in allowed:
                     wrong = True
                     self.misses.append(Miss(case.id, "fp", key, case.summary))
-                self.info[f"{kind} {'allowed' if key in allowed else 'elsewhere'}"] += found[key]
+                label = kind if kind != "unverified" else f"{kind} {_where(key in allowed)}"
+                self.info[label] += found[key]
                 continue
             if kind not in self.kinds:
                 continue
@@ -100,6 +101,10 @@ class Tally:
             self.faithful += 1
             if wrong:
                 self.faithful_flagged.append(case.id)
+
+
+def _where(allowed: bool) -> str:
+    return "on a trap that allows it" if allowed else "elsewhere"
 
 
 def index_case(case: Case) -> EvidenceIndex:
