@@ -200,6 +200,8 @@ class _Check:
         self.clauses = _clauses(summary, self.sentences)
         self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
+        self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
+        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers, by position
 
     # ------------------------------------------------------------ driver
 
@@ -347,7 +349,10 @@ class _Check:
                 if value is not None:
                     numbers.append(value)
         for position in sorted(positions):
-            numbers.extend(D.numbers_in(self.index.text(position)))
+            found = self._numbers.get(position)
+            if found is None:
+                found = self._numbers[position] = D.numbers_in(self.index.text(position))
+            numbers.extend(found)
         return numbers
 
     def _clause_of(self, atom: Atom) -> tuple[int, int]:
@@ -733,8 +738,8 @@ class _Check:
             seen: list[tuple[int, Fact]] = []
             candidates = positions or self.index.recent_results(self.start, self.stop, 30)
             for position in candidates[-_LOOK_BACK:]:
-                for fact in self.index.facts(position).own:
-                    if fact.kind == A.LEVEL and V.level_scale(fact.value) == scale:
+                for fact in self._own_levels(position):
+                    if V.level_scale(fact.value) == scale:
                         seen.append((position, fact))
             if not positions and len({p for p, _ in seen}) != 1:
                 continue  # several operations give levels: which one is meant is unknown
@@ -744,6 +749,14 @@ class _Check:
             found[i] = self._finding(
                 CONTRADICTED, claim, expected=fact.text, evidence=(self.index.ref(position),)
             )
+        return found
+
+    def _own_levels(self, position: int) -> list[Fact]:
+        """The levels a result gives itself (read once per check)."""
+        found = self._levels.get(position)
+        if found is None:
+            own = self.index.facts(position).own
+            found = self._levels[position] = [f for f in own if f.kind == A.LEVEL]
         return found
 
     def _labels(self, position: int) -> list[str]:

@@ -40,7 +40,10 @@ from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 
 #: How much of one message is read in full for its facts (beyond it: unknown, so no finding).
-FACTS_LIMIT: Final = 1_000_000
+FACTS_LIMIT: Final = 200_000
+#: How many facts of one thing, and of a result itself, a message keeps (the last ones:
+#: the latest line decides); a log of a million lines says no more than its last.
+FACTS_KEPT: Final = 256
 #: JSON nested deeper than this is not walked.
 MAX_DEPTH: Final = 64
 #: The attribute of what a log line says.
@@ -80,7 +83,17 @@ class MessageFacts:
 
     def add(self, targets: Iterable[str], fact: Fact) -> None:
         for target in targets:
-            self.entities.setdefault(target, []).append(fact)
+            listed = self.entities.setdefault(target, [])
+            listed.append(fact)
+            if len(listed) > 2 * FACTS_KEPT:
+                del listed[:FACTS_KEPT]
+
+    def keep_last(self) -> None:
+        """Keep the last :data:`FACTS_KEPT` facts of each thing and of the result itself."""
+        self.own = self.own[-FACTS_KEPT:]
+        for key, listed in self.entities.items():
+            if len(listed) > FACTS_KEPT:
+                self.entities[key] = listed[-FACTS_KEPT:]
 
     def of(self, key: str, kind: str) -> list[Fact]:
         """The facts of one kind about one entity, the decisive ones only for statuses: the
@@ -159,8 +172,10 @@ def message_facts(text: str) -> MessageFacts:
             pass
         else:
             walk_json(value, [], facts, top=True)
+            facts.keep_last()
             return facts
     _text_facts(text, facts)
+    facts.keep_last()
     return facts
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 DONE: Final = "done"
@@ -490,6 +491,7 @@ SCALES: Final[tuple[Scale, ...]] = (
 LEVEL_PREFIXES: Final[dict[str, str]] = {s.prefix: s.name for s in SCALES}
 
 
+@lru_cache(maxsize=1024)
 def level_scale(value: str) -> str:
     """The scale a normalised level belongs to (``SEV1`` -> ``severity``)."""
     for prefix, name in LEVEL_PREFIXES.items():
