@@ -308,6 +308,7 @@ BOOLEAN_STATUS_KEYS: Final[dict[str, tuple[str, str]]] = {
     "paid": ("paid", "unpaid"),
     "merged": ("merged", "open"),
     "shipped": ("shipped", "processing"),
+    "delivered": ("delivered", "shipped"),
 }
 #: Keys whose value is an amount of money (also ``*_amount``, ``*_total``, ...).
 AMOUNT_KEYS: Final = frozenset(

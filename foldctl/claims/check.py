@@ -349,10 +349,10 @@ class _Check:
                 if value is not None:
                     numbers.append(value)
         for position in sorted(positions):
-            found = self._numbers.get(position)
-            if found is None:
-                found = self._numbers[position] = D.numbers_in(self.index.text(position))
-            numbers.extend(found)
+            read = self._numbers.get(position)
+            if read is None:
+                read = self._numbers[position] = D.numbers_in(self.index.text(position))
+            numbers.extend(read)
         return numbers
 
     def _clause_of(self, atom: Atom) -> tuple[int, int]:

@@ -302,27 +302,13 @@ def _clock_of(stamp: str) -> str | None:
 
 def _field_status(name: str, item: Any) -> str | None:
     if isinstance(item, bool):
-        pair = BOOLEAN_STATUS_KEYS.get(name)
+        pair = A.BOOLEAN_STATUS_KEYS.get(name)
         return None if pair is None else pair[0 if item else 1]
     if name in _ERROR_KEYS and item:
         return "failed"
     if A.is_status_key(name) and isinstance(item, str):
         return value_family(item)
     return None
-
-
-#: Boolean keys that state an outcome: ``"ok": false`` is a failure.
-BOOLEAN_STATUS_KEYS: Final[dict[str, tuple[str, str]]] = {
-    "ok": ("succeeded", "failed"),
-    "success": ("succeeded", "failed"),
-    "succeeded": ("succeeded", "failed"),
-    "passed": ("succeeded", "failed"),
-    "approved": ("approved", "pending"),
-    "paid": ("paid", "unpaid"),
-    "merged": ("merged", "open"),
-    "shipped": ("shipped", "processing"),
-    "delivered": ("delivered", "shipped"),
-}
 
 
 def value_family(value: str) -> str | None:
