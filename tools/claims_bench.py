@@ -35,9 +35,9 @@ from typing import Any
 import orjson
 
 from foldctl.claims import (
+    ClaimFinding,
     EvidenceIndex,
     EvidenceRef,
-    Finding,
     MessageAtoms,
     check_summary,
     evidence_text,
@@ -114,7 +114,9 @@ def walk(checkpoint: dict[str, Any]) -> tuple[EvidenceIndex, list[tuple[str, str
     return index, summaries
 
 
-def claims(checkpoint: dict[str, Any]) -> tuple[EvidenceIndex, list[tuple[str, list[Finding]]]]:
+def claims(
+    checkpoint: dict[str, Any],
+) -> tuple[EvidenceIndex, list[tuple[str, list[ClaimFinding]]]]:
     index, summaries = walk(checkpoint)
     results = [
         (locator, check_summary(text, index, start=start, stop=stop))

@@ -36,7 +36,7 @@ KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIED, UNVERIFIABLE)
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class ClaimFinding:
     """One thing a summary gets wrong (or that cannot be confirmed), with what a reviewer
     needs to check it.
 
@@ -69,9 +69,9 @@ class Finding:
     searched: int = 0
 
 
-def unverifiable(summary: str) -> Finding:
+def unverifiable(summary: str) -> ClaimFinding:
     """The finding for a summary whose originals were not retained: nothing to check against."""
-    return Finding(kind=UNVERIFIABLE, atom=summary[:200], atom_kind="summary", normalised="")
+    return ClaimFinding(kind=UNVERIFIABLE, atom=summary[:200], atom_kind="summary", normalised="")
 
 
 def check_summary(
@@ -82,7 +82,7 @@ def check_summary(
     stop: int | None = None,
     context: int | None = None,
     carried: Sequence[tuple[EvidenceRef, str]] = (),
-) -> list[Finding]:
+) -> list[ClaimFinding]:
     """The findings of ``summary`` against ``evidence[start:stop]``, in summary order.
 
     ``evidence`` is an :class:`EvidenceIndex` shared by a span chain (pass the
@@ -205,8 +205,8 @@ class _Check:
 
     # ------------------------------------------------------------ driver
 
-    def run(self) -> list[Finding]:
-        findings: list[Finding] = []
+    def run(self) -> list[ClaimFinding]:
+        findings: list[ClaimFinding] = []
         contradicted = self._contradictions() if self.stop > self.start else {}
         for position, atom in enumerate(self.atoms):
             if position in contradicted:
@@ -233,7 +233,7 @@ class _Check:
         if self.stop > self.start:
             findings.extend(self._dropped())
         seen: set[tuple[str, str, str | None]] = set()
-        unique: list[Finding] = []
+        unique: list[ClaimFinding] = []
         for finding in findings:
             key = (finding.kind, finding.normalised, finding.entity)
             if key not in seen:
@@ -362,8 +362,8 @@ class _Check:
 
     # ------------------------------------------------------------ contradicted
 
-    def _contradictions(self) -> dict[int, Finding]:
-        found: dict[int, Finding] = {}
+    def _contradictions(self) -> dict[int, ClaimFinding]:
+        found: dict[int, ClaimFinding] = {}
         for clause_start, clause_end in self.clauses:
             members = [
                 (i, a)
@@ -462,8 +462,8 @@ class _Check:
         claims: list[tuple[int, Atom]],
         entities: list[Atom],
         members: list[tuple[int, Atom]],
-    ) -> dict[int, Finding]:
-        found: dict[int, Finding] = {}
+    ) -> dict[int, ClaimFinding]:
+        found: dict[int, ClaimFinding] = {}
         owners = {i: self._candidates(entities, claim) for i, claim in claims}
         said: dict[str, list[Atom]] = {}
         for i, claim in claims:
@@ -602,10 +602,10 @@ class _Check:
             found |= {"nightly", "rate"}
         return found
 
-    def _outcome_claims(self, members: list[tuple[int, Atom]]) -> dict[int, Finding]:
+    def _outcome_claims(self, members: list[tuple[int, Atom]]) -> dict[int, ClaimFinding]:
         """The right number with the wrong outcome ("1,204 tests failed" of ``1204 passed, 0
         failed``): a count with an outcome word, against the originals' counts."""
-        found: dict[int, Finding] = {}
+        found: dict[int, ClaimFinding] = {}
         statuses = [(i, a) for i, a in members if a.kind == A.STATUS]
         for _, count in members:
             if count.kind not in (A.COUNT, A.NUMBER):
@@ -658,7 +658,7 @@ class _Check:
 
     def _topic_claims(
         self, claims: list[tuple[int, Atom]], clause_start: int, clause_end: int
-    ) -> dict[int, Finding]:
+    ) -> dict[int, ClaimFinding]:
         """A status or a level with no entity, about a kind of operation ("the deploy
         failed", "the health check returns HTTP 200").
 
@@ -727,12 +727,12 @@ class _Check:
 
     def _topic_levels(
         self, levels: list[tuple[int, Atom]], positions: list[int]
-    ) -> dict[int, Finding]:
+    ) -> dict[int, ClaimFinding]:
         """A level with no entity ("exited with code 137"): consistent when any result of
         the operation gives it, contradicted when the last one that gives a level on that
         scale gives another.  With no operation named either, the level is judged only
         when a single result in range gives one on that scale: then it is about that."""
-        found: dict[int, Finding] = {}
+        found: dict[int, ClaimFinding] = {}
         for i, claim in levels:
             scale = V.level_scale(claim.value)
             seen: list[tuple[int, Fact]] = []
@@ -766,13 +766,13 @@ class _Check:
 
     # ------------------------------------------------------------ dropped
 
-    def _dropped(self) -> list[Finding]:
+    def _dropped(self) -> list[ClaimFinding]:
         groups = self.index.error_groups(self.start, self.stop)
         if not groups:
             return []
         mentions = self._mentions()
         classes = Counter(error_class for error_class, _ in groups)
-        findings: list[Finding] = []
+        findings: list[ClaimFinding] = []
         for (error_class, tool), (_, positions) in sorted(groups.items(), key=lambda g: g[1][1]):
             if self._mentioned(
                 error_class,
@@ -785,7 +785,7 @@ class _Check:
                 continue
             line = self.index.messages[positions[0]].error or ""
             findings.append(
-                Finding(
+                ClaimFinding(
                     kind=DROPPED,
                     atom=line,
                     atom_kind="error",
@@ -880,14 +880,14 @@ class _Check:
         expected: str | None = None,
         entity: str | None = None,
         evidence: tuple[EvidenceRef, ...] | None = None,
-    ) -> Finding:
+    ) -> ClaimFinding:
         sentence_start, sentence_end = next(
             ((s, e) for s, e in self.sentences if s <= atom.start < e),
             (0, len(self.summary)),
         )
         if evidence is None:
             evidence = self._searched_ends()
-        return Finding(
+        return ClaimFinding(
             kind=kind,
             atom=atom.text,
             atom_kind=atom.kind,

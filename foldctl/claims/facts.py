@@ -32,7 +32,6 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any, Final
 
 from foldctl.claims import atoms as A
@@ -667,15 +666,3 @@ def _nearest(entities: list[Atom], atom: Atom) -> Atom | None:
         return before[-1]
     after = [e for e in entities if e.start >= atom.end]
     return after[0] if after else None
-
-
-def decimal_of(fact: Fact) -> Decimal | None:
-    """A numeric fact's value."""
-    try:
-        return (
-            A.parse_money(fact.value)[1]
-            if fact.kind == A.MONEY
-            else Decimal(fact.value.split(" ")[0])
-        )
-    except ArithmeticError:
-        return None

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from foldctl.audit.codes import Finding as AuditFinding
 from foldctl.audit.codes import finding
-from foldctl.claims.check import UNVERIFIABLE, Finding, check_summary, unverifiable
+from foldctl.claims.check import ClaimFinding, check_summary, unverifiable
 from foldctl.claims.index import (
     EvidenceIndex,
     EvidenceRef,
@@ -53,7 +53,7 @@ class SummaryFinding:
 
     span: int | None  # the span the summary joins (None: it joins none)
     frame: str  # the summary's locator
-    finding: Finding
+    finding: ClaimFinding
     line: str | None = None  # the original's line that shows the other value, or the error
 
     @property
@@ -252,7 +252,7 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
 _LINE_MAX: Final = 200
 
 
-def _line(originals: _GraphOriginals, finding: Finding) -> str | None:
+def _line(originals: _GraphOriginals, finding: ClaimFinding) -> str | None:
     """The line of the first evidence message that shows what the originals say."""
     if finding.kind == "dropped":
         return finding.atom[:_LINE_MAX]
@@ -312,10 +312,6 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
     out = dict(row)
     out["evidence"] = " ".join(e["locator"] for e in row["evidence"])
     return out
-
-
-def unverifiable_kind(finding: SummaryFinding) -> bool:
-    return finding.kind == UNVERIFIABLE
 
 
 def claims_of(

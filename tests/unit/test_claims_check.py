@@ -15,9 +15,9 @@ from foldctl.claims import (
     UNSUPPORTED,
     UNVERIFIABLE,
     UNVERIFIED,
+    ClaimFinding,
     EvidenceIndex,
     EvidenceRef,
-    Finding,
     check_summary,
     evidence_text,
     index_message,
@@ -43,7 +43,7 @@ def evidence(*messages: tuple[str, str, str | None] | str) -> EvidenceIndex:
     return index
 
 
-def kinds(findings: list[Finding]) -> list[tuple[str, str]]:
+def kinds(findings: list[ClaimFinding]) -> list[tuple[str, str]]:
     return [(f.kind, f.normalised) for f in findings]
 
 
