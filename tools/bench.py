@@ -232,7 +232,7 @@ def bench_redaction(path: Path, runs: int) -> tuple[Measure, Measure]:
 
 
 def bench_claims(path: Path, runs: int) -> list[Measure]:
-    """``claims --format jsonl`` against ``expand --format jsonl`` (the target: at most 1x,
+    """``claims --format jsonl`` against ``expand --format jsonl`` (the target: at most 2x,
     and peak memory within 2x the file), with the least work a check does beside them
     (``tools/claims_floor.py``: load, every summary's atoms, every message's tokens)."""
     f = str(path)

@@ -108,6 +108,12 @@ CODES: Final[dict[str, Code]] = {
             "originals it stands for (verify --claims)",
         ),
         Code(
+            "claim-unverified",
+            "info",
+            "a number a summary says it worked out (a total, a share) that does not follow from "
+            "the originals it stands for (verify --claims)",
+        ),
+        Code(
             "detached-span",
             "info",
             "a span whose frame was swallowed by a later fold that kept no messages",

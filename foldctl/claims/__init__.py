@@ -1,10 +1,13 @@
 """Claims: check a summary against the originals it stands for.
 
-The rules (:mod:`~foldctl.claims.atoms`, :mod:`~foldctl.claims.index`,
-:mod:`~foldctl.claims.check`, :mod:`~foldctl.claims.stored`) are pure functions over
-plain text and data, with no knowledge of checkpoints or the fold graph: the caller
-gathers, for each summary, the evidence messages (its span's messages and,
-recursively, the originals of the summaries nested in it) and passes their text.
+The rules (:mod:`~foldctl.claims.atoms`, :mod:`~foldctl.claims.vocab`,
+:mod:`~foldctl.claims.facts`, :mod:`~foldctl.claims.failures`,
+:mod:`~foldctl.claims.operations`, :mod:`~foldctl.claims.derived`,
+:mod:`~foldctl.claims.index`, :mod:`~foldctl.claims.check`,
+:mod:`~foldctl.claims.stored`) are pure functions over plain text and data, with no
+knowledge of checkpoints or the fold graph: the caller gathers, for each summary, the
+evidence messages (its span's messages and, recursively, the originals of the summaries
+nested in it) and passes their text.
 :mod:`~foldctl.claims.record` is that caller: it opens sources and walks a
 checkpoint's fold graph (floors below: sources, load, graph), and gives the audit its
 ``claim-*`` findings (the audit's ``Finding``).  Nothing here knows the command line
@@ -30,6 +33,7 @@ from foldctl.claims.check import (
     KINDS,
     UNSUPPORTED,
     UNVERIFIABLE,
+    UNVERIFIED,
     ClaimFinding,
     check_summary,
     unverifiable,
@@ -50,6 +54,7 @@ __all__ = [
     "KINDS",
     "UNSUPPORTED",
     "UNVERIFIABLE",
+    "UNVERIFIED",
     "Atom",
     "ClaimFinding",
     "EvidenceIndex",

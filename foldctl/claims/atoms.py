@@ -1,28 +1,32 @@
 """What a piece of text claims: the atom rules, in one place.
 
 An *atom* is a fact small enough to look up: an identifier, an amount of
-money, a number, a count, a duration, a date, a time, an email address, a
-URL, a path, a version, a hash, an IP address, or a status word.  Each atom
-has a *normalised value*, the way people mean it rather than the way it was
-typed: ``$480``, ``$480.00`` and ``480.00 USD`` are all ``USD 480``;
-``April 2, 2026``, ``2 April 2026`` and ``2026-04-02`` are all
-``2026-04-02``; ``awaiting approval`` and ``pending_approval`` are both the
-status family ``pending``.
+money, a number, a count, a quantity with its unit, a duration, a date, a time,
+a range, an email address, a handle, a person's name, a URL, a path, a version,
+a hash, an IP address, a level (``SEV1``, ``P2``, ``HTTP 503``, ``exit 3``) or a
+status word.  Each atom has a *normalised value*, the way people mean it rather
+than the way it was typed: ``$480``, ``$480.00`` and ``480.00 USD`` are all
+``USD 480``; ``1,204``, ``1.204`` (before a noun), ``1 204`` and ``1\u202f204``
+are all ``1204``; ``April 2, 2026``, ``2 April 2026`` and ``2026-04-02`` are
+all ``2026-04-02``; ``38 min 41 s`` is ``2321`` seconds; ``awaiting approval``
+and ``pending_approval`` are both the status family ``pending``.
 
 Everything here is deterministic: regular expressions and small
 vocabularies, no model, no network.  :data:`EXAMPLES` is the table of
 examples (text -> atoms with normalised values) that the tests run and that
-``docs/claims.md`` describes; change a rule and its examples together.
+``docs/claims.md`` describes; change a rule and its examples together.  The
+vocabularies of meaning (status families, levels, outcomes) are in
+:mod:`foldctl.claims.vocab`; what makes a tool result an error in
+:mod:`foldctl.claims.failures`.
 
-This module also holds the other vocabularies the comparison needs (status
-families and how they relate, which JSON keys carry a status, an amount or
-an identifier, what makes a tool result an error and what words mention
-one), so that every rule about *meaning* lives in this one file.
+Every pattern here runs on untrusted text and is linear in it: no nested or
+overlapping quantifiers that can backtrack, bounded repetition where a match
+must end on something (``tests/unit/test_claims_atoms.py`` times them on long
+runs of words, digits and spaces).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -30,6 +34,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
 
+from foldctl.claims import vocab as V
+from foldctl.claims.vocab import status_family
 from foldctl.lazyre import lazy
 
 # --------------------------------------------------------------------------- atoms
@@ -59,9 +65,14 @@ HASH: Final = "hash"
 UUID: Final = "uuid"
 IP: Final = "ip"
 STATUS: Final = "status"
+LEVEL: Final = "level"
+QUANTITY: Final = "quantity"
+RANGE: Final = "range"
+HANDLE: Final = "handle"
+NAME: Final = "name"
 
 #: Kinds that name a thing (what a status or an amount can belong to).
-ENTITY_KINDS: Final = frozenset({ID, VERSION, HASH, UUID})
+ENTITY_KINDS: Final = frozenset({ID, VERSION, HASH, UUID, IP, PATH})
 #: Kinds a summary can invent: each is looked up in the evidence (``unsupported``).
 FACT_KINDS: Final = frozenset(
     {
@@ -81,6 +92,11 @@ FACT_KINDS: Final = frozenset(
         HASH,
         UUID,
         IP,
+        LEVEL,
+        QUANTITY,
+        RANGE,
+        HANDLE,
+        NAME,
     }
 )
 
@@ -98,7 +114,10 @@ class Atom:
     ``date`` ``2026-04-02``, ``--04-02`` (no year) or ``2026-04`` (a month);
     ``time`` ``09:00`` or ``09:00:33``; ``email``/``url``/``hash``/``uuid``
     lower-case; ``version`` without a leading ``v``; ``status`` the family
-    name (``approved``, ``pending``, ``failed``, ...).
+    name (``approved``, ``pending``, ``failed``, ...); ``level`` ``SEV1``, ``P2``,
+    ``HTTP 503``, ``exit 3``; ``quantity`` number and unit (``421.3 GB``,
+    ``2.4 kg``); ``range`` ``5-10`` (with its unit or noun, as written, in ``text``);
+    ``handle`` ``@name`` lower-case; ``name`` a person's name as written.
     """
 
     kind: str
@@ -221,240 +240,29 @@ LABEL_WORDS: Final = frozenset(
         "option rev revision phase stage level tier figure table slide question run turn"
     )
 )
-_LAST_WORD: Final = lazy(r"([A-Za-z]+)\.?[ ]$")
+_LAST_WORD: Final = lazy(r"(?<![A-Za-z])([A-Za-z]+)\.?[ ]$")
 #: A count of these is a count of tool calls, checked against the calls themselves.
 CALL_NOUNS: Final = frozenset({"call", "tool call", "tool-call", "invocation"})
 
 # --------------------------------------------------------------------------- statuses
 
-
-@dataclass(frozen=True, slots=True)
-class Family:
-    """A status family: the axes it is a value on and its rank along them.
-
-    Two families conflict when they share an axis, differ, are not listed as
-    compatible, and the summary's is not *earlier* (lower rank) than the
-    evidence's: a summary saying "pending" of something the evidence later
-    shows approved narrates history; one saying "approved" of something still
-    pending invents the future.
-    """
-
-    name: str
-    axes: frozenset[str]
-    rank: int
-
-
-def _family(name: str, axes: str, rank: int) -> Family:
-    return Family(name, frozenset(axes.split()), rank)
-
-
-FAMILIES: Final[dict[str, Family]] = {
-    f.name: f
-    for f in (
-        _family("pending", "approval booking shipping payment outcome", 0),
-        _family("approved", "approval payment", 1),
-        _family("rejected", "approval payment", 1),
-        _family("running", "outcome", 0),
-        _family("succeeded", "outcome", 1),
-        _family("failed", "outcome payment", 1),
-        _family("rolled_back", "outcome", 1),
-        _family("cancelled", "outcome booking shipping approval ticket payment", 1),
-        _family("processing", "shipping", 0),
-        _family("backordered", "shipping", 0),
-        _family("shipped", "shipping", 1),
-        _family("delivered", "shipping", 2),
-        _family("returned", "shipping", 3),
-        _family("open", "ticket", 0),
-        _family("resolved", "ticket", 1),
-        _family("merged", "ticket", 1),
-        _family("held", "booking", 0),
-        _family("confirmed", "booking", 1),
-        _family("unpaid", "payment", 0),
-        _family("paid", "payment", 1),
-        _family("refunded", "payment", 2),
-    )
-}
-
-#: Pairs of families that never contradict each other (either order).
-COMPATIBLE: Final = frozenset(
-    frozenset(pair)
-    for pair in (
-        ("resolved", "merged"),
-        ("failed", "rolled_back"),
-        ("failed", "rejected"),
-        ("approved", "paid"),
-        ("pending", "processing"),
-        ("pending", "backordered"),
-        ("pending", "running"),
-        ("pending", "held"),
-        ("pending", "unpaid"),
-        ("pending", "open"),
+#: Words that, just before a status phrase, make it a wish, a plan or a condition.
+INTENT_WORDS: Final = frozenset(
+    _words(
+        "get to will would should must can could may might shall once until unless if "
+        "whether want wants wanted hope expect"
     )
 )
-
-#: Status phrases in free text (summaries, prose lines), by family.  Words are
-#: matched case-insensitively, with any run of spaces, ``_`` or ``-`` between them.
-STATUS_PHRASES: Final[dict[str, tuple[str, ...]]] = {
-    "approved": (
-        "approved",
-        "accepted",
-        "authorized",
-        "authorised",
-        "granted",
-        "signed off",
-        "greenlit",
-        "okayed",
-    ),
-    "pending": (
-        "pending",
-        "pending approval",
-        "pending review",
-        "pending finance approval",
-        "pending sign off",
-        "awaiting approval",
-        "awaiting finance approval",
-        "awaiting review",
-        "awaiting sign off",
-        "awaiting",
-        "waiting for approval",
-        "waiting on approval",
-        "waiting on finance",
-        "in review",
-        "under review",
-        "needs approval",
-        "requires approval",
-        "submitted for approval",
-        "queued for approval",
-        "not yet approved",
-        "yet to be approved",
-    ),
-    "rejected": ("rejected", "denied", "declined", "refused", "disapproved"),
-    "running": ("running", "in progress", "underway", "ongoing", "still running"),
-    "succeeded": (
-        "succeeded",
-        "successful",
-        "successfully",
-        "passed",
-        "passing",
-        "completed",
-        "finished",
-        "deployed",
-        "released",
-        "rolled out",
-        "went out",
-        "went live",
-        "is live",
-        "applied",
-        "restored",
-        "all green",
-    ),
-    "failed": (
-        "failed",
-        "failing",
-        "fails",
-        "errored",
-        "errored out",
-        "crashed",
-        "aborted",
-        "timed out",
-        "timeout",
-        "timeouts",
-        "unsuccessful",
-        "did not succeed",
-        "didn't succeed",
-        "broke",
-    ),
-    "rolled_back": ("rolled back", "reverted", "rollback"),
-    "cancelled": ("cancelled", "canceled", "called off"),
-    "processing": (
-        "processing",
-        "awaiting shipment",
-        "awaiting fulfillment",
-        "pending shipment",
-        "pending fulfillment",
-        "not yet shipped",
-        "being packed",
-        "being prepared",
-    ),
-    "backordered": ("backordered", "back ordered", "on backorder", "out of stock"),
-    "shipped": (
-        "shipped",
-        "dispatched",
-        "in transit",
-        "out for delivery",
-        "sent out",
-        "on its way",
-        "on the way",
-        "handed to the carrier",
-    ),
-    "delivered": ("delivered",),
-    "returned": ("returned",),
-    "open": ("open", "reopened", "still open", "investigating", "unresolved"),
-    "resolved": ("resolved", "closed", "solved", "fixed", "mitigated"),
-    "merged": ("merged",),
-    "held": (
-        "on hold",
-        "held",
-        "waitlisted",
-        "provisional",
-        "tentative",
-        "unconfirmed",
-        "pending confirmation",
-        "awaiting confirmation",
-    ),
-    "confirmed": ("confirmed", "booked", "ticketed", "reserved"),
-    "unpaid": (
-        "unpaid",
-        "outstanding",
-        "overdue",
-        "past due",
-        "awaiting payment",
-        "payment pending",
-    ),
-    "paid": ("paid", "paid in full", "settled", "captured"),
-    "refunded": ("refunded",),
-}
-
-#: Values of a status *field* (``"status": "ok"``) beyond the free-text phrases.
-STATUS_VALUES: Final[dict[str, str]] = {
-    "ok": "succeeded",
-    "complete": "succeeded",
-    "success": "succeeded",
-    "done": "succeeded",
-    "live": "succeeded",
-    "green": "succeeded",
-    "pass": "succeeded",
-    "passed": "succeeded",
-    "healthy": "succeeded",
-    "error": "failed",
-    "failure": "failed",
-    "fail": "failed",
-    "red": "failed",
-    "timeout": "failed",
-    "crash": "failed",
-    "unhealthy": "failed",
-    "new": "open",
-    "todo": "open",
-    "triaged": "open",
-    "acknowledged": "open",
-    "queued": "running",
-    "started": "running",
-    "void": "cancelled",
-    "voided": "cancelled",
-    "partially paid": "unpaid",
-    "due": "unpaid",
-}
-
 #: Words that, just before a status phrase, take the claim back ("not approved").
 NEGATIONS: Final = frozenset(
     _words(
         "not never no without n't nor hasn't hadn't wasn't isn't weren't aren't didn't "
-        "doesn't cannot can't won't"
+        "doesn't cannot can't won't nothing none neither"
     )
 )
 
 
-def trie_pattern(phrases: Iterable[str], separator: str = r"[\s_-]+") -> str:
+def trie_pattern(phrases: Iterable[str], separator: str = r"[\s_-]{1,3}") -> str:
     """One regular expression for many phrases, as a trie (far faster than an alternation).
 
     Longer phrases win over their prefixes; a space in a phrase matches ``separator``.
@@ -482,29 +290,8 @@ def trie_pattern(phrases: Iterable[str], separator: str = r"[\s_-]+") -> str:
     return emit(trie)
 
 
-_PHRASE_FAMILY: Final[dict[str, str]] = {
-    phrase: family for family, phrases in STATUS_PHRASES.items() for phrase in phrases
-}
+_PHRASE_FAMILY: Final[dict[str, str]] = V.PHRASES
 _STATUS_ALTERNATION: Final = trie_pattern(_PHRASE_FAMILY)
-
-
-def status_family(text: str) -> str | None:
-    """The family of a status phrase or field value (``"PENDING_APPROVAL"`` -> ``pending``)."""
-    key = " ".join(re.split(r"[\s_-]+", text.strip().lower()))
-    return _PHRASE_FAMILY.get(key) or STATUS_VALUES.get(key)
-
-
-def status_relation(summary: str, evidence: str) -> str:
-    """``consistent``, ``conflict`` or ``unrelated``: a summary family against an evidence one."""
-    if summary == evidence or frozenset((summary, evidence)) in COMPATIBLE:
-        return "consistent"
-    said, seen = FAMILIES[summary], FAMILIES[evidence]
-    if not said.axes & seen.axes:
-        return "unrelated"
-    if said.rank < seen.rank:  # the summary tells an earlier stage: history, not a claim
-        return "consistent"
-    return "conflict"
-
 
 # --------------------------------------------------------------------------- field names
 
@@ -522,6 +309,7 @@ BOOLEAN_STATUS_KEYS: Final[dict[str, tuple[str, str]]] = {
     "paid": ("paid", "unpaid"),
     "merged": ("merged", "open"),
     "shipped": ("shipped", "processing"),
+    "delivered": ("delivered", "shipped"),
 }
 #: Keys whose value is an amount of money (also ``*_amount``, ``*_total``, ...).
 AMOUNT_KEYS: Final = frozenset(
@@ -552,9 +340,14 @@ def is_amount_key(key: str) -> bool:
 
 #: Keys whose value is a date of the object (also ``*_date``, ``*_at``, ``*_on``).
 DATE_KEYS: Final = frozenset(
-    _words("date due deadline departure arrival eta start end expires expiry scheduled")
+    _words(
+        "date due deadline departure arrival eta start end expires expiry scheduled check_in "
+        "check_out checkin checkout valid_from valid_until"
+    )
 )
-DATE_SUFFIXES: Final = ("_date", "_at", "_on", "_due", "_deadline", "_departure", "_arrival")
+DATE_SUFFIXES: Final = (
+    "_date", "_at", "_on", "_due", "_deadline", "_departure", "_arrival", "_by", "_until",
+)  # fmt: skip
 
 
 def is_date_key(key: str) -> bool:
@@ -567,7 +360,19 @@ def is_id_key(key: str) -> bool:
 
 # --------------------------------------------------------------------------- the master pattern
 
-_NUM: Final = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+#: A number as people write it: thousands grouped by ``,`` (``1,204.50``), by ``.`` before a
+#: decimal comma or in two groups or more (``1.204,50``, ``1.204.311``), by a narrow or plain
+#: no-break space (``1 204``); else plain (``1204``, ``3.5``).  Each alternative repeats
+#: groups that begin with a separator, so nothing can backtrack over a long run.
+_NUM: Final = (
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"
+    r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
+    "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
+    r"|\d{1,3}(?: \d{3}){2,}(?![\d])"
+    r"|\d{1,2} \d{3}(?![\d])(?= [A-Za-z])"
+    r"|\d+(?:\.\d+)?"
+)
 _MONTH: Final = trie_pattern(alt for name in MONTHS for alt in (name.capitalize(), name.upper()))
 _CODES: Final = "|".join(CURRENCY_CODES)
 _WORDNUM: Final = trie_pattern(NUMBER_WORDS)
@@ -576,6 +381,71 @@ _EXTS: Final = (
     "py|js|ts|tsx|jsx|json|yaml|yml|toml|md|txt|csv|tsv|sql|pdf|log|sh|go|rs|java|rb|html|"
     "css|xml|conf|cfg|ini|lock|tf|zip|gz|tgz|tar|png|jpg|jpeg|svg|docx|xlsx|env|parquet|ipynb"
 )
+#: Units of a quantity, as written (a longer unit before its prefix), and how they are
+#: normalised.
+QUANTITY_UNITS: Final[dict[str, str]] = {
+    "GiB": "GiB",
+    "MiB": "MiB",
+    "KiB": "KiB",
+    "TiB": "TiB",
+    "PiB": "PiB",
+    "GB": "GB",
+    "MB": "MB",
+    "KB": "KB",
+    "kB": "KB",
+    "TB": "TB",
+    "PB": "PB",
+    "mg/dL": "mg/dL",
+    "mmol/L": "mmol/L",
+    "mg": "mg",
+    "kg": "kg",
+    "lbs": "lb",
+    "lb": "lb",
+    "oz": "oz",
+    "km/h": "km/h",
+    "km": "km",
+    "mph": "mph",
+    "°C": "°C",
+    "°F": "°F",
+    "Mbps": "Mbps",
+    "Gbps": "Gbps",
+    "GHz": "GHz",
+    "MHz": "MHz",
+    "kWh": "kWh",
+    "kW": "kW",
+    "req/s": "req/s",
+    "rps": "req/s",
+}
+_QUNITS: Final = "|".join(re.escape(u) for u in sorted(QUANTITY_UNITS, key=len, reverse=True))
+#: Time zones a time may be given in, and their offsets from UTC in minutes.
+ZONES: Final[dict[str, int]] = {
+    "UTC": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 120,
+    "EET": 120, "EEST": 180, "IST": 330, "SGT": 480, "HKT": 480, "JST": 540, "KST": 540,
+    "AWST": 480, "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780, "EST": -300,
+    "EDT": -240, "CST": -360, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480,
+    "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600,
+}  # fmt: skip
+_NAMED_ZONES: Final = "|".join(sorted((z for z in ZONES if len(z) > 1), key=len, reverse=True))
+_OFFSET: Final = r"[+\u2212-]\d{1,2}(?::?\d\d)?"
+_ZONE: Final = (
+    rf"\(?(?:UTC|GMT){_OFFSET}\)?|(?:{_NAMED_ZONES})(?![\w])|Z(?![\w])|[+\u2212-]\d\d:?\d\d(?!\d)"
+)
+
+
+def _levels() -> tuple[tuple[str, str, str], ...]:
+    """The scales of :data:`foldctl.claims.vocab.SCALES` as rules (group names made unique)."""
+    starts = {"severity": "UL", "priority": "UL", "http": "UD", "exit": "UL"}
+    return tuple(
+        (
+            f"B_{scale.name}",
+            scale.pattern.replace("(?P<n>", f"(?P<{scale.name}_n>").replace(
+                "(?P<n2>", f"(?P<{scale.name}_m>"
+            ),
+            starts[scale.name],
+        )
+        for scale in V.SCALES
+    )
+
 
 #: The rules, one regular expression per kind of atom, in priority order (the first
 #: that matches at a position wins), each with the characters it can begin with:
@@ -599,6 +469,9 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         r"(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?![\w-])",
         "D",
     ),
+    # an id of digit groups (4471-2290-8813): one id, not the number 4471
+    ("B_did", r"(?<![\w.-])\d{2,6}(?:-\d{2,6}){2,5}(?![\w-])", "D"),
+    *_levels(),
     ("B_slash", r"(?<![\w/])(?P<sy>\d{4})/(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?![\w/])", "D"),
     (
         "B_mdy",
@@ -613,37 +486,75 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         r"(?:,? (?P<dy>\d{4})(?!\d))?",
         "D",
     ),
+    # a duration in two or three units (38 min 41 s, 14m 07s, 1 h 20 min): one duration
+    (
+        "B_dur",
+        r"(?<![\w.])(?P<d1>\d{1,4}) ?(?P<u1>hours|hour|hrs|hr|h|days|day|d) ?"
+        r"(?P<d2>\d{1,2}) ?(?P<u2>minutes|minute|mins|min|m)"
+        r"(?: ?(?P<d3>\d{1,2}(?:\.\d{1,3})?) ?(?P<u3>seconds|second|secs|sec|s))?(?![\w])"
+        r"|(?<![\w.])(?P<d4>\d{1,4}) ?(?P<u4>minutes|minute|mins|min|m) ?"
+        r"(?P<d5>\d{1,2}(?:\.\d{1,3})?) ?(?P<u5>seconds|second|secs|sec|s)(?![\w])",
+        "D",
+    ),
     (
         "B_time",
         r"(?<![\w:.])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::(?P<ts>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
-        r"(?:\s?(?P<tap>[aApP]\.?[mM]\.?(?![\w])))?",
+        r"(?: ?(?P<tap>[aApP]\.?[mM]\.?(?![\w])))?"
+        rf"(?: ?(?P<tz>{_ZONE}))?",
         "D",
     ),
-    ("B_ampm", r"(?<![\w:.])(?P<th2>1[0-2]|0?[1-9])\s?(?P<tap2>[aApP][mM])\b", "D"),
+    (
+        "B_ampm",
+        r"(?<![\w:.])(?P<th2>1[0-2]|0?[1-9]) ?(?P<tap2>[aApP][mM])\b"
+        rf"(?: ?(?P<tz2>{_ZONE}))?",
+        "D",
+    ),
+    # a range (5–10 business days, 70-99 mg/dL, 5 to 10): both ends, one atom
+    (
+        "B_range",
+        r"(?<![\w.:/\u2212-])(?P<rlo>\d{1,6}(?:\.\d{1,3})?)"
+        r"(?: ?[\u2013\u2014] ?|-| to )(?P<rhi>\d{1,6}(?:\.\d{1,3})?)(?![\w:/-]|\.\d)",
+        "D",
+    ),
     (
         "B_sym",
-        rf"(?P<sym>[$€£¥])\s?(?P<sa>{_NUM})(?P<ssuf>\s?(?:k|K|m|M|bn|million|billion|thousand)\b)?",
+        rf"(?P<sym>[$€£¥]) ?(?P<sa>{_NUM})(?P<ssuf> ?(?:k|K|m|M|bn|million|billion|thousand)\b)?",
         "S",
     ),
-    ("B_ec", r"(?<![\w.,])(?P<ec>\d{1,3}(?:\.\d{3})*,\d\d)\s?(?:€|EUR\b)", "D"),
+    (
+        "B_ec",
+        "(?<![\\w.,])(?P<ec>\\d{1,3}(?:[. \u202f\u00a0]\\d{3})*,\\d\\d)"
+        "[ \u202f\u00a0]?(?:€|EUR\\b)",
+        "D",
+    ),
     (
         "B_code",
-        rf"\b(?P<code1>{_CODES})\s?(?P<ca>{_NUM})(?P<csuf>\s?(?:k|m|bn|million|billion)\b)?",
+        rf"\b(?P<code1>{_CODES}) ?(?P<ca>{_NUM})(?P<csuf> ?(?:k|m|bn|million|billion)\b)?",
         "U",
     ),
-    ("B_amount", rf"(?<![\w.])(?P<ac>{_NUM})\s?(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b", "D"),
-    ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM})\s?(?:%| percent\b)", "D"),
+    (
+        "B_amount",
+        rf"(?<![\w.])(?P<ac>{_NUM})[ \u202f\u00a0]?(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b",
+        "D",
+    ),
+    ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM}) ?(?:%| percent\b)", "D"),
+    ("B_qty", rf"(?<![\w.,])(?P<qn>{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])", "D"),
     ("B_ip", r"(?<![\w.])(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\w)", "D"),
     ("B_ver", r"(?<![\w.])[vV](?P<ver>\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?)(?![\w])", "UL"),
     ("B_ver2", r"\b(?:version|release|ver\.?) (?P<ver2>\d+(?:\.\d+)+)(?![\w])", "L"),
-    ("B_ver3", r"(?<![\w.])\d+\.\d+\.\d+(?:-[0-9A-Za-z.]*[0-9A-Za-z])?(?![\w]|\.\w)", "D"),
+    (
+        "B_ver3",
+        r"(?<![\w.])(?!\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d))"  # 1.570.715 is a number
+        r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.]*[0-9A-Za-z])?(?![\w]|\.\w)",
+        "D",
+    ),
     (
         "B_path",
         rf"(?<![\w/.:~-])(?:(?:~|\.{{1,2}})?/(?:[\w.@+-]+/)*[\w.@+-]*[\w@+-]"
         rf"|(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{{1,8}}|[\w-][\w.-]*\.(?:{_EXTS}))(?![\w/])",
         "DULS",
     ),
-    ("B_tc", r"(?P<tc>\b[A-Za-z_][\w.-]*)\s?×\s?(?P<tcn>\d+)", "UL"),
+    ("B_tc", r"(?<![\w.-])(?P<tc>[A-Za-z_][\w.-]*) ?× ?(?P<tcn>\d+)", "UL"),
     (
         "B_id",
         r"(?<![\w/.-])(?=[A-Z][A-Z0-9_-]*\d)(?:[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+|[A-Z]+\d[A-Z0-9]*)"
@@ -652,8 +563,11 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     ("B_lid", r"(?<![\w/.-])[a-z]{2,6}_(?=[A-Za-z]*\d)[A-Za-z0-9]{6,}(?![\w-])", "L"),
     ("B_hid", r"(?<![\w/.-])[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-\d{2,}(?![\w-])", "L"),
+    # a lower-case name made of parts with digits (checkout-api-7d9f8b6c4-9mzlt)
+    ("B_kid", r"(?<![\w/.@:-])[a-z][a-z0-9]*(?:-[a-z0-9]+){1,8}(?![\w-])", "L"),
+    ("B_handle", r"@(?P<handle>[A-Za-z][\w.-]{0,38}[A-Za-z0-9])(?![\w@])", "S"),
     ("B_hnum", r"(?<![\w&])\#(?P<hnum>\d{2,})\b", "S"),
-    ("B_hash", r"(?<![\w-])[0-9a-f]{7,40}(?![\w-])", "DL"),
+    ("B_hash", r"(?<![\w-])(?=[0-9]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])", "DL"),
     (
         "B_num",
         rf"(?<![\w.:/\#$€£¥@-])(?P<num>{_NUM}|(?i:{_WORDNUM})\b)(?P<unit>{_UNIT})?(?![\w])"
@@ -702,9 +616,28 @@ def decimal_text(value: Decimal) -> str:
     return text
 
 
-def to_decimal(text: str) -> Decimal | None:
+_GROUPED_DOTS: Final = lazy(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_GROUPED_COMMAS: Final = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_SPACES: Final = str.maketrans("", "", " \u202f\u00a0")
+
+
+def to_decimal(text: str, *, grouped: bool = False) -> Decimal | None:
+    """The value of a number as people write it, in any locale: ``1,204.50``, ``1.204,50``,
+    ``1 204,50``, ``642,10`` (a decimal comma) and ``1.204.311`` all read as meant.  A
+    single dot before three digits (``1.204``) is a decimal point unless ``grouped``
+    (a count or an amount of money, which such a point cannot be)."""
+    text = text.translate(_SPACES)
+    if "," in text and "." in text:
+        if text.rfind(",") > text.rfind("."):  # 1.204,50
+            text = text.replace(".", "").replace(",", ".")
+        else:  # 1,204.50
+            text = text.replace(",", "")
+    elif "," in text:
+        text = text.replace(",", "") if _GROUPED_COMMAS.fullmatch(text) else text.replace(",", ".")
+    elif text.count(".") > 1 or (grouped and _GROUPED_DOTS.fullmatch(text)):
+        text = text.replace(".", "")
     try:
-        return Decimal(text.replace(",", ""))
+        return Decimal(text)
     except InvalidOperation:
         return None
 
@@ -775,14 +708,71 @@ _LOWER_WORD: Final = lazy(r"[a-z]+")
 _NUMBER_WORD_SET: Final = frozenset(NUMBER_WORDS)
 #: Words that open an atom whose digits come in the next word (``EUR 642``, ``April 2``).
 _LEADING_WORDS: Final = frozenset(
-    [m for m in MONTHS] + [c.lower() for c in CURRENCY_CODES] + ["version", "release", "ver"]
+    [m for m in MONTHS]
+    + [c.lower() for c in CURRENCY_CODES]
+    + list(_words("version release ver http code status exit exited severity priority sev"))
 )
 
 
 @lru_cache(maxsize=8192)
 def summary_atoms(summary: str) -> tuple[Atom, ...]:
-    """The atoms of a summary, kept: choosing what to index and checking both read them."""
-    return tuple(extract_atoms(summary))
+    """The atoms of a summary, kept: choosing what to index and checking both read them.
+
+    Beyond :func:`extract_atoms`, a summary's people: a title and a name (``Dr. Lena
+    Moreau``), or two capitalised words after a word that introduces a person (``escalated
+    to Gregor Halvorsen``, ``reviewed by ...``, ``owner ...``)."""
+    atoms = extract_atoms(summary)
+    names = [
+        a
+        for a in name_atoms(summary)
+        if not any(a.start < b.end and b.start < a.end for b in atoms)
+    ]
+    if names:
+        atoms = sorted([*atoms, *names], key=lambda a: a.start)
+    return tuple(atoms)
+
+
+#: Words after which two capitalised words are a person's name.
+PERSON_CUES: Final = frozenset(
+    _words(
+        "by to from with for cc ask asked told paged page owner contact customer patient "
+        "employee assignee commander reviewer manager named called"
+    )
+)
+#: Capitalised words that are no part of a person's name.
+_NOT_NAMES: Final = frozenset(
+    [m.capitalize() for m in MONTHS]
+    + list(
+        _words(
+            "Monday Tuesday Wednesday Thursday Friday Saturday Sunday The A An This That "
+            "These Those It Its We Our They Their He She His Her You Your Summary Files "
+            "Errors Pending Current Primary Key Problem Optional All None Tasks Work Request"
+        )
+    )
+)
+_NAME: Final = lazy(
+    r"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>[A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})"
+    r"|(?P<cue>[A-Za-z]{2,9}):? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
+    r"(?: [A-Z][a-z]{1,20})?))\b"
+)
+
+
+def name_atoms(text: str) -> list[Atom]:
+    """People named in ``text`` (see :func:`summary_atoms`), each as written."""
+    found: list[Atom] = []
+    for m in _NAME.finditer(text):
+        group = "titled" if m.group("title") else "cued"
+        if group == "cued" and m.group("cue").lower() not in PERSON_CUES:
+            continue
+        words = m.group(group).split(" ")
+        while words and words[-1] in _NOT_NAMES:
+            words.pop()
+        if not words or words[0] in _NOT_NAMES or (group == "cued" and len(words) < 2):
+            continue
+        name = " ".join(words)
+        start = m.start(group)
+        found.append(Atom(NAME, name, name, start, start + len(name)))
+    return found
 
 
 def extract_atoms(text: str, *, all_numbers: bool = False) -> list[Atom]:
@@ -833,23 +823,20 @@ def extract_atoms(text: str, *, all_numbers: bool = False) -> list[Atom]:
 def _match_covering(text: str, at: int, floor: int) -> re.Match[str] | None:
     """The pattern's match that begins at a word start near ``at`` and covers it.
 
-    Tried: the word before a number when it opens a multi-word atom (``EUR
-    642``, ``April 2``, ``version 2.14``), then the word starts of the token
-    holding ``at``, up to ``at`` (``(CH-5531`` -> ``CH-5531``).
+    Tried: the words before a number when the one just before opens a multi-word atom
+    (``EUR 642``, ``April 2``, ``version 2.14``, ``HTTP 503``, ``exit code 3``), farthest
+    first, then the word starts of the token holding ``at``, up to ``at`` (``(CH-5531``
+    -> ``CH-5531``).
     """
     low = max(floor, at - 300)
     begin = max(text.rfind(" ", low, at), text.rfind("\n", low, at), text.rfind("\t", low, at))
     begin = low if begin < 0 else begin + 1
-    if begin == at and text[at].isdigit() and at - 2 >= floor and text[at - 1] == " ":
-        first = max(text.rfind(" ", max(floor, at - 14), at - 1), text.rfind("\n", floor, at - 1))
-        first = max(first + 1, floor)
-        while first < at - 1 and text[first] in "([{\"'":
-            first += 1
-        if text[first : at - 1].strip(".,").lower() in _LEADING_WORDS:
-            match = _match_at(text, first)
-            if match is not None and match.end() > at:
-                return match
     if begin == at:
+        if text[at].isdigit():
+            for word_start in _leading_starts(text, at, max(floor, at - 32)):
+                match = _match_at(text, word_start)
+                if match is not None and match.end() > at:
+                    return match
         match = _match_at(text, at)
         return match if match is not None and match.end() > at else None
     for start in _WORD_START.finditer(text, begin, at + 1):
@@ -857,6 +844,32 @@ def _match_covering(text: str, at: int, floor: int) -> re.Match[str] | None:
         if match is not None and match.end() > at:
             return match
     return None
+
+
+def _leading_starts(text: str, at: int, low: int) -> list[int]:
+    """Where the up to three words before ``at`` begin, farthest first, when the word just
+    before opens a multi-word atom; else none.  Reads at most ``at - low`` characters."""
+    found: list[tuple[int, str]] = []
+    end = at
+    while len(found) < 3:
+        stop = end
+        while stop > low and text[stop - 1] in " :=\t":
+            stop -= 1
+        if stop == end or stop <= low:
+            break
+        start = stop
+        while start > low and not text[start - 1].isspace():
+            start -= 1
+        while start < stop and text[start] in "([{\"'":
+            start += 1
+        word = text[start:stop].strip(".,").lower()
+        if not word:
+            break
+        found.append((start, word))
+        end = start
+    if not found or found[0][1] not in _LEADING_WORDS:
+        return []
+    return [start for start, _ in reversed(found)]
 
 
 def _word_atoms(text: str, all_numbers: bool) -> list[Atom]:
@@ -943,6 +956,77 @@ def _dmy(m: re.Match[str]) -> Atom | None:
     return Atom(DATE, m.group().rstrip("."), value, m.start(), m.end())
 
 
+def _digit_groups(m: re.Match[str]) -> Atom | None:
+    return Atom(ID, m.group(), m.group().replace("-", ""), m.start(), m.end())
+
+
+def _level(m: re.Match[str]) -> Atom | None:
+    scale = (m.lastgroup or "")[2:]
+    number = m.group(f"{scale}_n") or (
+        m.group(f"{scale}_m") if f"{scale}_m" in m.re.groupindex else None
+    )
+    if number is None:
+        return None
+    if scale == "http" and not 100 <= int(number) <= 599:
+        return None
+    prefix = next(s.prefix for s in V.SCALES if s.name == scale)
+    return Atom(LEVEL, m.group(), f"{prefix}{int(number)}", m.start(), m.end())
+
+
+def _compound_duration(m: re.Match[str]) -> Atom | None:
+    seconds = Decimal(0)
+    for number, unit in (("d1", "u1"), ("d2", "u2"), ("d3", "u3"), ("d4", "u4"), ("d5", "u5")):
+        if m.group(number) is not None:
+            factor = DURATION_UNITS.get(m.group(unit), 60 if m.group(unit) == "m" else None)
+            if factor is None:
+                factor = 3600 if m.group(unit).startswith("h") else 86400
+            seconds += Decimal(m.group(number)) * Decimal(factor)
+    return Atom(DURATION, m.group(), decimal_text(seconds), m.start(), m.end())
+
+
+def _range(m: re.Match[str]) -> Atom | None:
+    low, high = Decimal(m.group("rlo")), Decimal(m.group("rhi"))
+    if not low < high:
+        return None  # 2026-03 is a month, 10-5 no range
+    value = f"{decimal_text(low)}-{decimal_text(high)}"
+    return Atom(RANGE, m.group(), value, m.start(), m.end())
+
+
+def _quantity(m: re.Match[str]) -> Atom | None:
+    amount = to_decimal(m.group("qn"))
+    if amount is None:
+        return None
+    unit = QUANTITY_UNITS[m.group("qu")]
+    return Atom(QUANTITY, m.group(), f"{decimal_text(amount)} {unit}", m.start(), m.end())
+
+
+#: Lower-case words with digits that name standards and encodings, not things.
+_LOWER_STOPLIST: Final = frozenset(
+    _words("x86-64 utf-8 utf-16 utf-32 iso-8601 sha-1 sha-256 sha-512 mp-4 h-264 covid-19 e-2e")
+)
+
+
+def _lower_name(m: re.Match[str]) -> Atom | None:
+    """A lower-case name of parts with digits: a pod, a backup, a build
+    (``checkout-api-7d9f8b6c4-9mzlt``, ``bkp-20260611-0200``).  Two digits at least, and a
+    part of two digits or a part that mixes letters and digits in four characters."""
+    text = m.group()
+    if text in _LOWER_STOPLIST or sum(c.isdigit() for c in text) < 2 or len(text) < 8:
+        return None
+    parts = text.split("-")
+    if not any(
+        (p.isdigit() and len(p) >= 2)
+        or (len(p) >= 4 and not p.isdigit() and any(c.isdigit() for c in p))
+        for p in parts[1:]
+    ):
+        return None
+    return Atom(ID, text, text.upper().replace("-", ""), m.start(), m.end())
+
+
+def _handle(m: re.Match[str]) -> Atom | None:
+    return Atom(HANDLE, m.group(), "@" + m.group("handle").lower(), m.start(), m.end())
+
+
 def _clock(m: re.Match[str]) -> Atom | None:
     value = _time(int(m.group("th")), m.group("tm"), m.group("ts"), m.group("tap"))
     return None if value is None else Atom(TIME, m.group(), value, m.start(), m.end())
@@ -954,7 +1038,7 @@ def _ampm(m: re.Match[str]) -> Atom | None:
 
 
 def _symbol_money(m: re.Match[str]) -> Atom | None:
-    amount = to_decimal(m.group("sa"))
+    amount = to_decimal(m.group("sa"), grouped=True)
     if amount is None:
         return None
     suffix = (m.group("ssuf") or "").strip().lower()
@@ -965,14 +1049,14 @@ def _symbol_money(m: re.Match[str]) -> Atom | None:
 
 
 def _euro_comma(m: re.Match[str]) -> Atom | None:
-    amount = to_decimal(m.group("ec").replace(".", "").replace(",", "."))
+    amount = to_decimal(m.group("ec"))
     if amount is None:
         return None
     return Atom(MONEY, m.group(), money_value("EUR", amount), m.start(), m.end())
 
 
 def _code_money(m: re.Match[str]) -> Atom | None:
-    amount = to_decimal(m.group("ca"))
+    amount = to_decimal(m.group("ca"), grouped=True)
     if amount is None:
         return None
     suffix = (m.group("csuf") or "").strip().lower()
@@ -982,7 +1066,7 @@ def _code_money(m: re.Match[str]) -> Atom | None:
 
 
 def _amount_code(m: re.Match[str]) -> Atom | None:
-    amount = to_decimal(m.group("ac"))
+    amount = to_decimal(m.group("ac"), grouped=True)
     if amount is None:
         return None
     code = m.group("code2")
@@ -1036,6 +1120,8 @@ def _lower_id(m: re.Match[str]) -> Atom | None:
 
 
 def _host_id(m: re.Match[str]) -> Atom | None:
+    if m.group() in _LOWER_STOPLIST:
+        return None
     return Atom(ID, m.group(), m.group().upper().replace("-", ""), m.start(), m.end())
 
 
@@ -1055,6 +1141,13 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_email": _email,
     "B_uuid": _uuid,
     "B_iso": _iso,
+    "B_did": _digit_groups,
+    **{f"B_{scale.name}": _level for scale in V.SCALES},
+    "B_dur": _compound_duration,
+    "B_range": _range,
+    "B_qty": _quantity,
+    "B_kid": _lower_name,
+    "B_handle": _handle,
     "B_slash": _slash,
     "B_mdy": _mdy,
     "B_my": _my,
@@ -1083,6 +1176,14 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
 _UPPER_PREFIX: Final = lazy(r"[A-Z]+")
 _NOT_ID_CHAR: Final = lazy(r"[^A-Z0-9]")
 _APOSTROPHE_WORDS: Final = lazy(r"[a-z']+")
+_LEVEL_RANGE: Final = lazy(r"(?:SEV|P|S)\d(?:[-_](?:SEV|P|S)?\d){1,4}")
+#: Nouns a number after which names a record (``run 8812345678``, ``order 48213``).
+ENTITY_NOUNS: Final = frozenset(
+    _words(
+        "run re-run rerun build job pipeline workflow order ticket issue pr case incident "
+        "invoice request transaction txn deployment deploy job"
+    )
+)
 
 
 def _identifier(text: str, start: int, end: int) -> Atom | None:
@@ -1091,6 +1192,8 @@ def _identifier(text: str, start: int, end: int) -> Atom | None:
     prefix = _UPPER_PREFIX.match(text)
     if prefix is not None and prefix.group() in ID_STOPLIST:
         return None
+    if _LEVEL_RANGE.fullmatch(text):
+        return None  # P1-P4, SEV1-SEV3: a range of levels, not a record
     if digits < 2 and not (digits == 1 and len(text) >= 6 and len(text) - digits >= 3):
         return None
     if prefix is not None and len(prefix.group()) == 1 and "-" not in text and len(text) < 5:
@@ -1115,6 +1218,21 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
     w1, w2 = m.group("w1"), m.group("w2")
     if w1 and w1.lower() in MULTIPLIERS:
         return None  # "1.2 million rows" is a rounded figure, not a value to look up
+    before = _LAST_WORD.search(m.string, max(0, start - 16), start)
+    label = before.group(1).lower() if before is not None else ""
+    if (
+        label in ENTITY_NOUNS
+        and raw.isdigit()
+        and len(raw) >= 3
+        and not m.string[max(0, start - 2) : start].startswith("#")
+    ):
+        return Atom(ID, raw, f"#{raw}", start, m.end("num"))  # "run 8812345678": a record
+    if (
+        w1
+        and (w1.lower() in V.OUTCOMES or status_family(w1) is not None)
+        and not (w1.lower() in COUNT_MODIFIERS and w2 and w2.lower() not in NOT_NOUNS)
+    ):
+        w1 = w2 = None  # "1,204 passed": a number with an outcome, not a count of "passed"
     if w1:
         lw1 = w1.lower()
         if lw1 in DURATION_UNITS and not is_word:
@@ -1132,16 +1250,18 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
             )
         elif lw1 not in NOT_NOUNS and lw1 not in MONTHS:
             noun, noun_end = lw1, m.end("w1")
-        if noun is not None and "." not in raw:
+        if noun is not None and not is_word:
+            counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
+            amount = counted if counted is not None else amount
+        if noun is not None and amount == amount.to_integral_value() and "." not in raw[-3:-2]:
             lemma = " ".join(singular(part) for part in noun.split())
             text = m.string[start:noun_end]
             return Atom(COUNT, text, f"{int(amount)} {lemma}", start, noun_end)
     if is_word:
         return None
-    before = _LAST_WORD.search(m.string, max(0, start - 16), start)
-    if before is not None and before.group(1).lower() in LABEL_WORDS and not all_numbers:
+    if label in LABEL_WORDS and not all_numbers:
         return None  # "summary 100", "section 3.2": a label, not a quantity
-    significant = "." in raw or "," in raw or len(raw.lstrip("0")) >= 3
+    significant = "." in raw or "," in raw or len(raw.lstrip("0")) >= 3 or not raw.isascii()
     if not (significant or all_numbers):
         return None
     return Atom(NUMBER, raw, decimal_text(amount), start, m.end("num"))
@@ -1163,6 +1283,13 @@ def _status(m: re.Match[str]) -> Atom | None:
         return None
     if words and words[-1] in ("being", "getting") and family_of_progress(text):
         return None  # "is being refunded": under way, not done
+    if words and words[-1] in ("fully", "over", "double") and family == "confirmed":
+        return None  # "fully booked": no seat left, no booking made
+    written = _APOSTROPHE_WORDS.findall(m.string[max(0, m.start() - 30) : m.start()])[-2:]
+    if set(written) & INTENT_WORDS:  # as written: "May" is a month
+        return None  # "get it delivered", "to be approved", "will ship": a wish, no claim
+    if V.status_key(text) in V.PREDICATIVE and not (set(words[-2:]) & V.PREDICATE_WORDS):
+        return None  # "a complete list": no claim that anything is complete
     return Atom(STATUS, text, family, m.start(), m.end())
 
 
@@ -1173,12 +1300,12 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     """Tokens any evidence spelling of ``atom`` must contain, as groups of alternatives.
 
     The evidence index files each message under its *number tokens*: maximal
-    runs of digits and dots (``480.00``, ``2026``, ``10.0.3.17``; a ``,`` or
-    ``-`` ends a token).  A message can support ``atom`` only if it holds one
-    token of every group: a date needs its year *and* its day.  Empty when the
-    atom has no dependable number token (an email, a URL, a path, a version, a
-    hash, an identifier with fewer than three digits in a row): such atoms are
-    looked up by :func:`needle` instead.
+    runs of digits and dots (``480.00``, ``2026``, ``10.0.3.17``, ``1.204``; a ``,``,
+    a space or ``-`` ends a token).  A message can support ``atom`` only if it holds one
+    token of every group: a date needs its year *and* its day, a range both its ends.
+    Empty when the atom has no dependable number token (an email, a URL, a path, a
+    version, a hash, a handle, a name, an identifier with fewer than three digits in a
+    row): such atoms are looked up by :func:`needle` instead.
     """
     kind, value = atom.kind, atom.value
     if kind == ID:
@@ -1186,12 +1313,20 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):
         amount = parse_money(value)[1]
-        whole = str(int(abs(amount)))
-        if kind == MONEY and amount != int(amount) and len(whole) > 1:
-            return ((*number_spellings(amount), whole),)  # "642,10 €": the comma splits it
+        if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
+            # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
+            return ((*number_spellings(amount), *_whole_spellings(amount)),)
         return (number_spellings(amount),)
+    if kind == QUANTITY:
+        return (number_spellings(Decimal(value.split(" ", 1)[0])),)
     if kind == COUNT:
         return (number_spellings(Decimal(value.split(" ", 1)[0])),)
+    if kind == RANGE:
+        low, _, high = value.partition("-")
+        return (number_spellings(Decimal(low)), number_spellings(Decimal(high)))
+    if kind == LEVEL:
+        digits = value[len(value.rstrip("0123456789")) :]
+        return ((digits, digits + "."),) if digits else ()
     if kind == DURATION:
         seconds = Decimal(value)
         forms: list[str] = []
@@ -1213,6 +1348,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         hour = int(value[:2])
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
         hours |= set(_padded(12)) if hour in (0, 12) else set()
+        offset = zone_offset(atom.text)
+        if offset:  # the same moment in UTC, as an ISO timestamp would give it
+            utc = (hour * 60 + int(value[3:5]) - offset) // 60 % 24
+            hours |= set(_padded(utc)) | (set(_padded(utc - 12)) if utc > 12 else set())
         if value[3:5] == "00":
             return (tuple(sorted(hours)),)  # "9am" has no minutes to look for
         return (tuple(sorted(hours)), (value[3:5], value[3:5] + "."))
@@ -1231,14 +1370,25 @@ def _padded(number: int) -> tuple[str, ...]:
     return tuple(sorted(forms | {f + "." for f in forms}))
 
 
+def _whole_spellings(amount: Decimal) -> tuple[str, ...]:
+    """The tokens the whole part of an amount is written with when a comma splits it off."""
+    whole = int(abs(amount))
+    forms = [str(whole)]
+    if whole >= 1000:
+        forms += [str(whole)[-3:], f"{whole:,}".replace(",", ".")]
+    return tuple(forms)
+
+
 def number_spellings(amount: Decimal) -> tuple[str, ...]:
-    """The number tokens a number can be written with: 480 -> 480, 480.0, 480.00, 480. ..."""
+    """The number tokens a number can be written with: 480 -> 480, 480.0, 480.00, 480. ...;
+    a number of thousands also by its last group (``2,880.00`` is the tokens ``2`` and
+    ``880.00``) and grouped by dots (``1.204`` of ``1.204,50``)."""
     amount = abs(amount)
     whole = int(amount)
     fraction = decimal_text(amount - whole).partition(".")[2] if amount != whole else ""
     bases = [str(whole)]
     if whole >= 1000:
-        bases.append(str(whole)[-3:])  # "2,880.00" is the tokens "2" and "880.00"
+        bases.append(str(whole)[-3:])
     spellings: list[str] = []
     for base in bases:
         if fraction:
@@ -1247,15 +1397,40 @@ def number_spellings(amount: Decimal) -> tuple[str, ...]:
             forms = [base, f"{base}.0", f"{base}.00"]
         spellings.extend(forms)
         spellings.extend(f + "." for f in forms)
+    if whole >= 1000:
+        dotted = f"{whole:,}".replace(",", ".")
+        spellings.extend((dotted, dotted + "."))
     return tuple(spellings)
+
+
+def zone_offset(text: str) -> int | None:
+    """The offset from UTC, in minutes, of a time written with a zone (``05:15 CEST`` ->
+    120, ``14:00 (UTC-4)`` -> -240, ``...T14:00:00-04:00`` -> -240); ``None`` without one."""
+    found = _ZONE_AT_END.search(text)
+    if found is None:
+        return None
+    zone = found.group("name")
+    if zone:
+        return ZONES.get(zone.upper() if zone != "Z" else "Z")
+    sign = -1 if found.group("sign") in "-\u2212" else 1
+    hours = int(found.group("h"))
+    minutes = int(found.group("m") or 0)
+    return sign * (hours * 60 + minutes)
+
+
+#: A zone at the end of a time's text (see :data:`ZONES`).
+_ZONE_AT_END: Final = lazy(
+    rf"(?:(?P<name>{_NAMED_ZONES}|Z)|(?:UTC|GMT)?(?P<sign>[+\u2212-])(?P<h>\d{{1,2}}):?(?P<m>\d\d)?)"
+    r"\)?$"
+)
 
 
 def needle(atom: Atom) -> str:
     """A substring any evidence spelling of ``atom`` contains, for atoms without keys.
 
-    Emails and URLs are compared lower-case; an identifier is found by its
-    longest digit run, a path by its last segment, a hash by its first 7
-    characters, a version by its text without the ``v``.
+    Emails, URLs, handles and names are compared lower-case; an identifier is found by
+    its longest digit run, a path by its last segment, a hash by its first 7
+    characters, a version by its text without the ``v``, a name by its last word.
     """
     if atom.kind == EMAIL:
         return atom.value
@@ -1268,14 +1443,30 @@ def needle(atom: Atom) -> str:
     if atom.kind == ID:
         run = _longest_run(atom.text)
         return run or atom.text
+    if atom.kind == HANDLE:
+        return atom.value[1:]
+    if atom.kind == NAME:
+        return atom.value.rsplit(" ", 1)[-1].lower()
+    if atom.kind == "label":
+        return atom.value[1:]
     return atom.value
 
 
 _CURRENCY_NEAR: Final = lazy(
     rf"(?P<before>[$€£¥]|\b(?:{_CODES})\b)\s?$|^\s?(?P<after>[$€£¥]|(?:{_CODES}|dollars?|euros?|pounds?)\b)"
 )
-_DECIMAL_COMMA: Final = lazy(r",(\d\d)(?!\d)\s?(?:€|EUR\b)")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
+#: A number as written around a token, thousands separators of any locale included.
+_NUMBER_SPAN: Final = lazy(
+    "\\d{1,3}(?:[,. \u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?|\\d+(?:[.,]\\d+)?"
+)
+#: Words near a number that say which scale a level is on.
+_SCALE_WORDS: Final[dict[str, tuple[str, ...]]] = {
+    "SEV": ("sev",),
+    "P": ("priority", "prio", "p"),
+    "HTTP ": ("http", "status", "code"),
+    "exit ": ("exit",),
+}
 
 
 def _part_of_stamp(text: str, begin: int, end: int) -> bool:
@@ -1290,52 +1481,97 @@ def _is_year(claim: Atom) -> bool:
     return claim.kind == NUMBER and claim.value.isdigit() and 1900 <= int(claim.value) <= 2100
 
 
+_GROUPING: Final = frozenset(",. \u202f\u00a0")
+_UNIT_AFTER: Final = lazy(r" ?([A-Za-z°%/]{1,6})")
+_MEASURES: Final = frozenset([*DURATION_UNITS, *QUANTITY_UNITS, "%", "m"])
+
+
+def number_around(text: str, start: int, end: int) -> list[tuple[int, int, Decimal]]:
+    """The readings of the number written around the token ``text[start:end]``: the token
+    alone, and the whole number its thousands separators make of it (``1.204,50``, ``1
+    204 311``), each with where it begins and ends."""
+    readings: list[tuple[int, int, Decimal]] = []
+    token = to_decimal(text[start:end].rstrip("."))
+    if token is not None:
+        readings.append((start, end, token))
+    before = text[start - 2 : start] if start >= 2 else ""
+    after = text[end : end + 2]
+    if not (
+        (len(before) == 2 and before[1] in _GROUPING and before[0].isdigit())
+        or (len(after) == 2 and after[0] in _GROUPING and after[1].isdigit())
+    ):
+        return readings  # no separator next to a digit: the token is the number
+    for m in _NUMBER_SPAN.finditer(text, max(0, start - 20), min(len(text), end + 8)):
+        if m.start() <= start < m.end():
+            for grouped in (True, False):
+                value = to_decimal(m.group(), grouped=grouped)
+                if value is not None:
+                    readings.append((m.start(), m.end(), value))
+            break
+    return readings
+
+
+def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decimal) -> bool:
+    """Whether the number ``seen``, written at ``text[begin:stop]``, says what ``claim`` says."""
+    kind = claim.kind
+    if _part_of_stamp(text, begin, stop) and not _is_year(claim):
+        return False  # the day of "2026-03-14" is no count of 14 things
+    if (
+        kind != NUMBER
+        and begin > 0
+        and (
+            text[begin - 1].isalpha()
+            or (text[begin - 1] in "-_#" and begin > 1 and text[begin - 2].isalnum())
+        )
+    ):
+        return False  # the tail of an identifier (SO-480) is no amount or count
+    if kind == COUNT:
+        measure = _UNIT_AFTER.match(text, stop)
+        if measure is not None and measure.group(1) in _MEASURES:
+            return False  # "48 s" is a duration, no count of 48 hosts
+        return seen == Decimal(claim.value.split(" ")[0])
+    if kind == QUANTITY:
+        number, _, unit = claim.value.partition(" ")
+        unit_text = text[stop : stop + 24].lstrip(" \t\u202f\u00a0")  # a table's gap too
+        return seen == Decimal(number) and any(
+            unit_text.startswith(u) and QUANTITY_UNITS[u] == unit for u in QUANTITY_UNITS
+        )
+    currency, amount = parse_money(claim.value)
+    if seen != amount:
+        return False
+    if currency:
+        near = _CURRENCY_NEAR.search(text[max(0, begin - 5) : begin])
+        after = _CURRENCY_NEAR.match(text[stop : stop + 9])
+        for found in (near and near.group("before"), after and after.group("after")):
+            if found:
+                code = CURRENCY_SYMBOLS.get(found) or CURRENCY_WORDS.get(found.lower(), found)
+                if code != currency:
+                    return False
+    return True
+
+
 def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
     """Decide from the number token at ``text[start:end]`` alone, when that is enough.
 
-    Numbers, amounts, percentages, large counts and identifiers are settled
-    here (``True``/``False``) without running the full rules over the
+    Numbers, amounts, percentages, quantities, large counts, levels and identifiers are
+    settled here (``True``/``False``) without running the full rules over the
     surroundings; other kinds return ``None`` (read the window around it).
     """
     kind = claim.kind
-    if kind in (MONEY, NUMBER, PERCENT) or (kind == COUNT and int(claim.value.split(" ")[0]) >= 10):
-        begin = start
-        while begin >= 2 and text[begin - 1] == "," and text[begin - 2].isdigit():
-            begin -= 2
-            while begin > 0 and text[begin - 1].isdigit():
-                begin -= 1
-        if _part_of_stamp(text, begin, end) and not _is_year(claim):
-            return False  # the day of "2026-03-14" is no count of 14 things
-        if (
-            kind != NUMBER
-            and begin > 0
-            and (
-                text[begin - 1].isalpha()
-                or (text[begin - 1] in "-_#" and begin > 1 and text[begin - 2].isalnum())
-            )
-        ):
-            return False  # the tail of an identifier (SO-480) is no amount or count
-        token = text[begin:end].rstrip(".")
-        comma = _DECIMAL_COMMA.match(text, end)
-        if comma is not None and "." not in token:
-            token += "." + comma.group(1)  # "642,10 €"
-        seen = to_decimal(token)
-        if seen is None:
-            return False
-        if kind == COUNT:
-            return seen == Decimal(claim.value.split(" ")[0])
-        currency, amount = parse_money(claim.value)
-        if seen != amount:
-            return False
-        if currency:
-            near = _CURRENCY_NEAR.search(text[max(0, begin - 5) : begin])
-            after = _CURRENCY_NEAR.match(text[end : end + 9])
-            for found in (near and near.group("before"), after and after.group("after")):
-                if found:
-                    code = CURRENCY_SYMBOLS.get(found) or CURRENCY_WORDS.get(found.lower(), found)
-                    if code != currency:
-                        return False
-        return True
+    if kind in (MONEY, NUMBER, PERCENT, QUANTITY) or (
+        kind == COUNT and int(claim.value.split(" ")[0]) >= 10
+    ):
+        return any(
+            _reading_supports(claim, text, begin, stop, value)
+            for begin, stop, value in number_around(text, start, end)
+        )
+    if kind == LEVEL:
+        window = text[max(0, start - 24) : end + 24]
+        if any(a.kind == LEVEL and a.value == claim.value for a in extract_atoms(window)):
+            return True
+        prefix = claim.value.rstrip("0123456789")
+        words = set(_LOWER_WORD.findall(text[max(0, start - 24) : start].lower()))
+        return bool(words & set(_SCALE_WORDS.get(prefix, ())))
     if kind == ID:
         begin, stop = start, end
         while begin > 0 and text[begin - 1] in _ID_CHARS:
@@ -1344,8 +1580,11 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
             stop += 1
         token = text[begin:stop].strip("-_")
         if claim.value.startswith("#"):
-            return token.lstrip("#") == claim.value[1:]
-        if not claim.value.isupper():  # a case-sensitive id (ch_3Nx8aB2c) is compared as is
+            runs = _DIGIT_RUN.findall(token)
+            return token.lstrip("#") == claim.value[1:] or (
+                bool(runs) and runs[-1].lstrip("0") == claim.value[1:].lstrip("0")
+            )
+        if claim.value != claim.value.upper():  # a case-sensitive id (ch_3Nx8aB2c): as is
             return token == claim.value
         return re.sub(r"[^A-Z0-9]", "", token.upper()) == claim.value
     return None
@@ -1400,11 +1639,15 @@ def supports(claim: Atom, seen: Atom) -> bool:
         return seen.kind == DATE and dates_agree(claim.value, seen.value)
     if kind == TIME:
         if seen.kind == TIME:
-            return seen.value.startswith(claim.value) or claim.value.startswith(seen.value)
+            return times_agree(claim.value, claim.text, seen.value, seen.text)
         if seen.kind == DATE and len(seen.text) > 10:
-            stamp = re.search(r"[T ](\d\d:\d\d(?::\d\d)?)", seen.text)
-            return stamp is not None and stamp.group(1).startswith(claim.value)
+            stamp = _STAMP_TIME.search(seen.text)
+            return stamp is not None and times_agree(
+                claim.value, claim.text, stamp.group(1), seen.text
+            )
         return False
+    if kind in (LEVEL, QUANTITY, RANGE):
+        return seen.kind == kind and seen.value == claim.value
     if kind == VERSION:
         return seen.kind == VERSION and (
             seen.value == claim.value or seen.value.startswith(claim.value + ".")
@@ -1419,7 +1662,12 @@ def supports(claim: Atom, seen: Atom) -> bool:
         if seen.kind not in (PATH, URL):
             return False
         a, b = claim.value, seen.value
-        return a == b or b.endswith("/" + a) or a.endswith("/" + b.lstrip("/"))
+        return (
+            a == b
+            or b.endswith("/" + a)
+            or (a.startswith("/") and b.endswith(a))
+            or a.endswith("/" + b.lstrip("/"))
+        )
     if kind in (HASH, UUID):
         if seen.kind not in (HASH, UUID):
             return False
@@ -1428,6 +1676,23 @@ def supports(claim: Atom, seen: Atom) -> bool:
     if kind == IP:
         return seen.kind == IP and seen.value == claim.value
     return False
+
+
+_STAMP_TIME: Final = lazy(r"[T ](\d\d:\d\d(?::\d\d)?)")
+
+
+def times_agree(claim: str, claim_text: str, seen: str, seen_text: str) -> bool:
+    """Whether two clock times say the same: as written, or as the same moment when both
+    give their zone (``05:15 CEST`` is ``03:15Z``), or when one gives a zone and the other
+    is that moment in UTC (a table's ``TRIGGERED (UTC)`` column)."""
+    if seen.startswith(claim) or claim.startswith(seen):
+        return True
+    said, shown = zone_offset(claim_text), zone_offset(seen_text)
+    if said is None and shown is None:
+        return False
+    minutes = int(claim[:2]) * 60 + int(claim[3:5]) - (said or 0)
+    other = int(seen[:2]) * 60 + int(seen[3:5]) - (shown or 0)
+    return minutes % 1440 == other % 1440
 
 
 def dates_agree(claim: str, seen: str) -> bool:
@@ -1440,298 +1705,6 @@ def dates_agree(claim: str, seen: str) -> bool:
         return seen.startswith(claim)
     return False
 
-
-# --------------------------------------------------------------------------- errors
-
-#: Error classes, most specific first: (class, pattern over lower-case text).
-ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
-    (name, lazy(pattern))
-    for name, pattern in (
-        ("timeout", r"time[sd]?[\s_-]?out|deadline exceeded|etimedout|\b504\b"),
-        ("rate_limit", r"rate[\s_-]?limit|too many requests|throttl|\b429\b|quota exceeded"),
-        (
-            "denied",
-            r"denied|forbidden|unauthori[sz]ed|not authori[sz]ed|permission|declined|rejected|"
-            r"refused|not allowed|\b40[13]\b",
-        ),
-        ("not_found", r"not found|no such|does not exist|doesn't exist|unknown \w+|\b404\b"),
-        ("conflict", r"conflict|already exists|duplicate key|lock wait|deadlock|\b409\b"),
-        (
-            "unavailable",
-            r"unavailable|no longer available|not available|connection reset|econnrefused|"
-            r"connection refused|bad gateway|\b50[23]\b",
-        ),
-        ("invalid", r"invalid|validation|malformed|bad request|\b400\b|\b422\b"),
-    )
-)
-
-#: A tool result whose first line starts like this reports an error (unless the lookahead
-#: of ``_ERROR_HEAD`` says it is a field that reports none: ``error: 0``).
-_ERROR_HEAD_WORDS: Final = (
-    r"(?:error|err|fatal|exception|traceback|failed|failure|fail|denied|permission denied|"
-    r"access denied|forbidden|unauthori[sz]ed|timeout|timed out|request timed out|"
-    r"deadline exceeded|http\s?[45]\d\d|status\s?[45]\d\d|rate limit|too many requests|"
-    r"exit (?:code|status):? [1-9]\d*|"
-    r"[\w.]*(?:error|exception))\b"
-)
-_ERROR_HEAD: Final = lazy(
-    _ERROR_HEAD_WORDS
-    + r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)",
-)
-#: A status line of the result itself (``status: FAILED``), at the start of a line.
-_OUTCOME_HEAD: Final = r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=]"
-_OUTCOME_LINE: Final = lazy(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
-#: Both start with a character class, so the engine skips to candidates quickly.
-_FAILED_COUNT: Final = lazy(
-    r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failing|failures|errors)\b", re.IGNORECASE
-)
-_EXIT_WORDS: Final = r"xit(?:ed)?\s+(?:with\s+)?(?:code|status)\s*[:=]?\s*([1-9]\d*)"
-_EXIT_CODE: Final = lazy(r"[eE](?<![\w][eE])" + _EXIT_WORDS, re.IGNORECASE)
-#: Families a tool's own status field reports an error with.
-ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
-
-
-def error_class(text: str, context: str = "") -> str:
-    """The kind of an error text: ``timeout``, ``denied``, ``not_found``, ... or ``failed``.
-
-    When the error line alone says only that something failed (``status:
-    FAILED``), ``context`` (the start of the message) may say how.
-    """
-    found = _error_class(text)
-    if found == "failed" and context:
-        return _error_class(context)
-    return found
-
-
-def _error_class(text: str) -> str:
-    lowered = text.lower()
-    for name, pattern in ERROR_CLASSES:
-        if pattern.search(lowered):
-            return name
-    return "failed"
-
-
-_OUTCOME_KEYS: Final = ("status", "state", "result", "outcome", "conclusion", "verdict")
-#: The start of a line that states a result's outcome (the ``\n`` lets the engine skip
-#: straight from line to line).
-_OUTCOME_KEY: Final = (
-    "(?:" + "|".join(f"[{k[0]}{k[0].upper()}]{k[1:]}|{k.upper()}" for k in _OUTCOME_KEYS) + ")"
-)
-_OUTCOME_START: Final = lazy(f"\n{_OUTCOME_KEY}[ \t]*[:=]".encode())
-_LEADING_SPACE_B: Final = lazy(rb"\S")
-_ERROR_HEAD_B: Final = lazy(_ERROR_HEAD.pattern.encode())
-_OUTCOME_LINE_B: Final = lazy(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
-_FAILED_VALUE: Final = lazy(r"(?i)(?:failed|error|timeout|timed out)\b")
-
-
-def error_line(text: str, raw: bytes | None = None) -> str | None:
-    """The line of a tool result that reports the tool's own error, if it reports one.
-
-    Only what the result says about *itself* counts: its first line, a
-    ``status:``/``result:`` line at the start of a line (the first such line;
-    later ones describe data), a JSON object's own ``error``/``status``/``ok``
-    field, a failed-test count or a non-zero exit code in its last 400 bytes,
-    a Python traceback.  An error *mentioned* inside data (a log line, an old
-    incident) is not the tool failing.
-
-    ``raw`` is ``text`` in UTF-8 when the caller has it: the probes run over
-    bytes (uniformly fast, whatever the script of the text), and a pattern
-    only runs on the part a probe points at.
-    """
-    if not text:
-        return None
-    if raw is None:
-        raw = text.encode("utf-8", "surrogatepass")
-    begin = 0
-    if raw[:1].isspace():
-        first_char = _LEADING_SPACE_B.search(raw)
-        if first_char is None:
-            return None
-        begin = first_char.start()
-    if raw[begin : begin + 1] in (b"{", b"["):
-        found = _json_error(text.lstrip())
-        if found is not None:
-            return found
-    newline = raw.find(b"\n", begin, begin + 400)
-    first = raw[begin : newline if newline >= 0 else begin + 400]
-    if _ERROR_HEAD_B.match(first.lower()):
-        return first.decode("utf-8", "replace").strip()[:200]
-    if b"Traceback (most" in raw:
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        return lines[-1].strip()[:200]
-    outcome = _outcome_line(raw, begin)
-    if outcome is not None:
-        return outcome
-    tail = raw[-400:].lower()  # test runners and shells report at the end
-    if b"failed" in tail or b"errors" in tail or b"failures" in tail or b"exit" in tail:
-        part = raw[-400:].decode("utf-8", "ignore")
-        hit = _FAILED_COUNT.search(part) or _EXIT_CODE.search(part)
-        if hit is not None:
-            return _line_at(part, hit.start())[:200]
-    return None
-
-
-def _in_json(pattern: str) -> bytes:
-    """``pattern`` as its text reads inside a JSON string: a space, tab or newline it
-    allows may be an escape there (``\\t``, ``\\n``)."""
-    return pattern.replace(r"\s", r"(?:\s|\\[tnr])").replace(r"[ \t]", r"(?:[ ]|\\t)").encode()
-
-
-#: The JSON twins of error_line's probes (see may_report_error).  The first line: the
-#: lookahead of ``_ERROR_HEAD``, which only takes matches away, is left out.
-_HEAD_JSON: Final = lazy(
-    _in_json(_ERROR_HEAD_WORDS) + b"|" + _in_json(_OUTCOME_HEAD), re.IGNORECASE
-)
-#: ``_OUTCOME_START`` in JSON (a newline is ``\\n`` there).
-_OUTCOME_START_JSON: Final = lazy(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
-#: The last lines' exit code, in lower-case JSON (without the lookbehind).
-_EXIT_JSON: Final = lazy(_in_json("e" + _EXIT_WORDS))
-
-
-def may_report_error(quoted: bytes) -> bool:
-    """Whether :func:`error_line` may find an error in a text, read from the text as a JSON
-    string (``quoted``, quotes included) that holds no ``\\u`` escape, without decoding it.
-
-    False only when :func:`error_line` of the decoded text is certainly ``None``: each of
-    its probes has a looser twin here that reads the JSON bytes.  Up to the first escape
-    those are the text's UTF-8 bytes; a newline is the two bytes ``\\n``, so a window of
-    the text is at most twice as long in JSON.  A text that starts with a space, an
-    escape, ``{`` or ``[`` is always a maybe (its first line, or its JSON, is read whole).
-    """
-    end = len(quoted) - 1
-    if end <= 1:
-        return False
-    if quoted[1:2] in (b" ", b"\\", b"{", b"["):
-        return True
-    return bool(
-        _HEAD_JSON.match(quoted, 1, min(end, 401))
-        or b"Traceback (most" in quoted
-        or _OUTCOME_START_JSON.search(quoted, 1, min(end, 8193))
-        or _reports_at_end(quoted[max(1, end - 800) : end].lower())
-    )
-
-
-def _reports_at_end(tail: bytes) -> bool:
-    """Whether the lower-case JSON ``tail`` may hold a failed-test count or an exit code."""
-    for word in (b" fail", b" errors"):  # _FAILED_COUNT: a number, a space, the word
-        at = tail.find(word)
-        while at > 0:
-            if 48 <= tail[at - 1] <= 57:
-                return True
-            at = tail.find(word, at + 1)
-    return b"exit" in tail and _EXIT_JSON.search(tail) is not None
-
-
-def _outcome_line(raw: bytes, begin: int) -> str | None:
-    """The result's own ``status:`` line when it reports a failure (the first such line)."""
-    match = _OUTCOME_LINE_B.match(raw, begin)
-    if match is None:
-        found = _OUTCOME_START.search(raw, 0, 4096)  # a result states its outcome up top
-        if found is None:
-            return None
-        match = _OUTCOME_LINE_B.match(raw, found.start() + 1)
-        if match is None:
-            return None
-    line = match.group(0).decode("utf-8", "replace").strip()
-    value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
-    value = re.split(r"\s*(?:->|→)\s*", value.strip())[-1]
-    family = status_family(value.split("(")[0].split(",")[0])
-    if family is None and _FAILED_VALUE.match(value):
-        family = "failed"
-    return line[:200] if family in ERROR_FAMILIES else None
-
-
-def _line_at(text: str, index: int) -> str:
-    start = text.rfind("\n", 0, index) + 1
-    end = text.find("\n", index)
-    return text[start : end if end >= 0 else len(text)].strip()
-
-
-_ERROR_KEYS: Final = frozenset({"error", "errors", "exception", "error_message", "fault"})
-
-
-def _json_error(text: str) -> str | None:
-    if not any(
-        marker in text
-        for marker in (
-            '"error',
-            '"status',
-            '"state',
-            '"ok"',
-            '"success',
-            '"result',
-            '"outcome',
-            '"exception',
-            '"conclusion',
-        )
-    ):
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):  # too deeply nested to be a tool's own error
-        return None
-    if isinstance(value, dict) and len(value) == 1:
-        ((only, inner),) = value.items()
-        if isinstance(inner, dict) and normalise_key(str(only)) not in _ERROR_KEYS:
-            value = inner
-    if not isinstance(value, dict):
-        return None
-    for key, item in value.items():
-        name = normalise_key(str(key))
-        if name in _ERROR_KEYS and item:
-            if isinstance(item, dict):
-                message = item.get("message") or item.get("code") or json.dumps(item)
-                return f"{key}: {message}"[:200]
-            return f"{key}: {item}"[:200]
-    for key, item in value.items():
-        name = normalise_key(str(key))
-        if name in ("ok", "success", "succeeded") and item is False:
-            return json.dumps(value)[:200]
-        if is_status_key(name) and isinstance(item, str):
-            family = status_family(item)
-            if family in ERROR_FAMILIES:
-                return f"{key}: {item}"[:200]
-        if name in ("status_code", "http_status", "code") and isinstance(item, int) and item >= 400:
-            return f"{key}: {item}"[:200]
-    return None
-
-
-#: Words a summary mentions a problem with, by error class (``failed`` is the generic class).
-def _code(codes: str) -> str:
-    """An HTTP status code as a summary mentions one: "(429)", "HTTP 403", "status 404"."""
-    return rf"\((?:http )?(?:{codes})\)|(?:http|status|code|error)[\s:]*(?:{codes})\b"
-
-
-MENTION_TERMS: Final[dict[str, str]] = {
-    "timeout": r"time[sd]?[\s_-]?out|timing out|deadline|" + _code("504|408"),
-    "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|" + _code("429"),
-    "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
-    r"not allowed|blocked|" + _code("401|403"),
-    "not_found": r"not found|missing|no such|does(?:n't| not) exist|" + _code("404"),
-    "conflict": r"conflict\w*|already exist\w*|duplicate key|deadlock\w*|lock (?:wait|timeout)|"
-    + _code("409"),
-    "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|sold out|"
-    r"no longer available|"
-    r"connection (?:reset|refused)|bad gateway|bounced|" + _code("502|503"),
-    "invalid": r"invalid|validation|malformed|bad request|" + _code("400|422"),
-    "failed": r"fail\w*|crash\w*|broke\w*|unsuccessful|could(?:n't| not)|unable|"
-    r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|abort\w*|hiccup|"
-    r"went wrong",
-    # nouns that also name metrics ("error rate 4%"): a mention only with an anchor
-    "weak": r"errors?|errored|exception|problem",
-}
-MENTION_PATTERN: Final = lazy(
-    "|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in MENTION_TERMS.items()),
-    re.IGNORECASE,
-)
-#: Tool-name words too common to tie a mention to one tool.
-GENERIC_TOOL_WORDS: Final = frozenset(
-    _words(
-        "get list run fetch read create update check query call tool api set do make find "
-        "search lookup look up show view describe send post put new add remove delete the "
-        "status info data record records item items result results v1 v2"
-    )
-)
 
 # --------------------------------------------------------------------------- examples
 
@@ -1819,4 +1792,36 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("not yet approved", ((STATUS, "pending"),)),
     ("was not approved", ()),
     ("the PR was merged", ((STATUS, "merged"),)),
+    # numbers as people write them
+    ("1.204 rows", ((COUNT, "1204 row"),)),
+    ("1 204 311 rows", ((COUNT, "1204311 row"),)),
+    ("rows: 1\u202f204\u202f311", ((NUMBER, "1204311"),)),
+    ("€1.204,50", ((MONEY, "EUR 1204.5"),)),
+    ("1 204,50 €", ((MONEY, "EUR 1204.5"),)),
+    ("1,204 tests failed", ((COUNT, "1204 test"), (STATUS, "failed"))),
+    ("1,204 passed", ((NUMBER, "1204"), (STATUS, "succeeded"))),
+    ("tracking 4471-2290-8813", ((ID, "447122908813"),)),
+    ("backup bkp-20260611-0200", ((ID, "BKP202606110200"),)),
+    ("pod checkout-api-7d9f8b6c4-9mzlt", ((ID, "CHECKOUTAPI7D9F8B6C49MZLT"),)),
+    ("CI run 8812345678", ((ID, "#8812345678"),)),
+    ("421.3GB", ((QUANTITY, "421.3 GB"),)),
+    ("2.40 kg", ((QUANTITY, "2.4 kg"),)),
+    ("38 min 41 s", ((DURATION, "2321"),)),
+    ("14m 07s", ((DURATION, "847"),)),
+    ("5–10 business days", ((RANGE, "5-10"),)),
+    ("5 to 10 days", ((RANGE, "5-10"),)),
+    ("at 05:15 CEST", ((TIME, "05:15"),)),
+    ("2:00 pm EDT", ((TIME, "14:00"),)),
+    ("on 18 May.", ((DATE, "--05-18"),)),
+    # levels, handles
+    ("INC-4410 is a SEV1", ((ID, "INC4410"), (LEVEL, "SEV1"))),
+    ("ticket SEC-1142 (P2)", ((ID, "SEC1142"), (LEVEL, "P2"))),
+    ("P1-P4", ()),
+    ("HTTP/1.1 503", ((LEVEL, "HTTP 503"),)),
+    ("exited with code 137", ((LEVEL, "exit 137"),)),
+    ("cc @risk-ops", ((HANDLE, "@risk-ops"),)),
+    ("the refund is complete", ((STATUS, "succeeded"),)),
+    ("a complete list", ()),
+    ("get it delivered", ()),
+    ("the 10:30 slot was fully booked", ((TIME, "10:30"),)),
 )

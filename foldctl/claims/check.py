@@ -1,54 +1,59 @@
 """A summary against the evidence it stands for: unsupported, contradicted, dropped.
 
-The caller gathers the evidence (a span's messages and, recursively, the
-originals of the summaries nested in it, never a nested summary's own text)
-and files it in an :class:`~foldctl.claims.index.EvidenceIndex`; this module
-reads the summary and compares.  See ``docs/claims.md`` for the rules.
+The caller gathers the evidence (a span's messages and, recursively, the originals of the
+summaries nested in it, never a nested summary's own text) and files it in an
+:class:`~foldctl.claims.index.EvidenceIndex`; this module reads the summary clause by
+clause into claims (a subject, what is said of it) and compares each with the facts the
+originals give the same subject (:mod:`foldctl.claims.facts`).  See ``docs/claims.md``
+for the rules.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Final
 
 from foldctl.claims import atoms as A
+from foldctl.claims import derived as D
+from foldctl.claims import failures as F
+from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
-from foldctl.claims.index import (
-    EvidenceIndex,
-    EvidenceRef,
-    Fact,
-    MessageAtoms,
-    entity_key,
-)
+from foldctl.claims.facts import Fact, entity_key, label_key, outcome_counts
+from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
+from foldctl.claims.operations import GENERIC_TOOL_WORDS, names_operation, operation_words
 from foldctl.lazyre import lazy
 
 UNSUPPORTED: Final = "unsupported"
 CONTRADICTED: Final = "contradicted"
 DROPPED: Final = "dropped"
 UNVERIFIABLE: Final = "unverifiable"
-KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIABLE)
+UNVERIFIED: Final = "unverified"
+KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIED, UNVERIFIABLE)
 
 
 @dataclass(frozen=True, slots=True)
 class ClaimFinding:
-    """One thing a summary gets wrong, with what a reviewer needs to check it.
+    """One thing a summary gets wrong (or that cannot be confirmed), with what a reviewer
+    needs to check it.
 
-    ``atom`` is the text as the summary wrote it (for ``dropped``, the error
-    line of the original); ``atom_kind`` its kind (``error`` for ``dropped``);
-    ``normalised`` its normalised value (for ``dropped``, ``CLASS:TOOL``, e.g.
-    ``timeout:lookup_flight``); ``expected`` what the originals say instead
-    (``contradicted`` only); ``sentence`` the summary sentence holding the
-    atom, ``start``/``end`` the atom's offsets in it and ``offset`` the
-    sentence's offset in the summary; ``entity`` the entity a contradicted
-    status or amount belongs to.  ``evidence`` cites messages: for
-    ``contradicted`` the message with the other value, for ``dropped`` the
-    error result(s); for ``unsupported`` nothing supports the atom, so it
-    names the first and last message searched and ``searched`` how many
-    (every message of the range; the caller holds the full list, which would
-    make a long chain's findings quadratic).
+    ``atom`` is the text as the summary wrote it (for ``dropped``, the error line of the
+    original); ``atom_kind`` its kind (``error`` for ``dropped``); ``normalised`` its
+    normalised value (for ``dropped``, ``CLASS:TOOL``, e.g. ``timeout:lookup_flight``);
+    ``expected`` what the originals say instead (``contradicted``; for ``unverified``, how
+    the value may be derived); ``sentence`` the summary sentence holding the atom,
+    ``start``/``end`` the atom's offsets in it and ``offset`` the sentence's offset in the
+    summary; ``entity`` the entity a contradicted value belongs to.  ``evidence`` cites
+    messages: for ``contradicted`` the message with the other value, for ``dropped`` the
+    error result(s), for an ``unverifiable`` atom the earlier summary it was carried over
+    from; for ``unsupported`` and ``unverified`` nothing supports the atom, so it names
+    the first and last message searched and ``searched`` how many (every message of the
+    range; the caller holds the full list, which would make a long chain's findings
+    quadratic).
     """
 
     kind: str
@@ -77,6 +82,7 @@ def check_summary(
     start: int = 0,
     stop: int | None = None,
     context: int | None = None,
+    carried: Sequence[tuple[EvidenceRef, str]] = (),
 ) -> list[ClaimFinding]:
     """The findings of ``summary`` against ``evidence[start:stop]``, in summary order.
 
@@ -88,13 +94,16 @@ def check_summary(
     the summary's originals — support a plain atom (an id, an amount, a date...)
     that the originals do not hold: a summary may restate what was known; counts,
     statuses and errors are still judged against the originals alone.
+    ``carried``: earlier summaries inside the range whose own originals were
+    discarded (each cited by its ref): what the summary repeats from them can be
+    confirmed by nothing retained, so it is ``unverifiable``, not ``unsupported``.
     """
     index = evidence if isinstance(evidence, EvidenceIndex) else EvidenceIndex(evidence)
     start, stop = index.span(start, stop)
     if stop <= start:
         return [unverifiable(summary)]
     before = start if context is None else max(0, min(context, start))
-    return _Check(summary, index, start, stop, before).run()
+    return _Check(summary, index, start, stop, before, carried).run()
 
 
 # --------------------------------------------------------------------------- sentences
@@ -102,17 +111,18 @@ def check_summary(
 _ABBREVIATIONS: Final = frozenset(
     _words(
         "mr mrs ms dr vs etc e.g i.e approx no inc ltd st jan feb mar apr jun jul aug sep "
-        "sept oct nov dec rev fig"
+        "sept oct nov dec rev fig prof"
     )
 )
 _SENTENCE_END: Final = lazy(r"[.!?]+[\"')\]]*\s+|\n\s*")
 _CLAUSE_BREAK: Final = lazy(
-    r";|\s[—–]\s|\s-\s|,?\s+(?:but|while|whereas|although|though|however|meanwhile)\s+"
+    r";|\s[—–]\s|\s-\s"
+    r"|,?(?<!\s)\s{1,4}(?:but|while|whereas|although|though|however|meanwhile)\s{1,4}"
 )
 _PREPOSITIONS: Final = frozenset(
     _words("for of to from on with against via by about in under per after into onto toward")
 )
-_NUMERIC: Final = frozenset({A.MONEY, A.NUMBER, A.PERCENT, A.COUNT, A.DURATION})
+_NUMERIC: Final = frozenset({A.MONEY, A.NUMBER, A.PERCENT, A.COUNT, A.DURATION, A.QUANTITY})
 _APPROXIMATELY: Final = frozenset(
     _words("about around roughly approximately nearly almost over under some circa estimated")
 )
@@ -121,19 +131,19 @@ _ROUNDED_SUFFIX: Final = lazy(r"\d\s?(?:k|K|m|M|bn|thousand|million|billion)$")
 _PHRASE_BREAKS: Final = frozenset(
     ["as", "is", "was", "are", "were", "and", "or", "named", "called", "id"]
 )
-#: Words that place a topic claim on an earlier attempt ("the first deploy failed").
-_EARLIER: Final = frozenset(
-    _words(
-        "first initial earlier previous prior once before retried retry again attempt "
-        "attempts originally"
-    )
-)
 #: Words before a status that claim it holds now: an earlier stage is then no excuse.
 _PRESENT: Final = frozenset(
-    ["is", "are", "remains", "remain", "still", "currently", "now", "stays"]
+    ["is", "are", "remains", "remain", "still", "currently", "now", "stays", "keeps"]
 )
 #: How many earlier mentions of an entity are read back for a value when the last gives none.
 _LOOK_BACK: Final = 50
+#: Words that name the attribute an amount is (``total $310``, ``a $46.50 duty``).
+_MONEY_WORDS: Final = frozenset(
+    _words(
+        "total subtotal fare rate nightly night price unit fee fees net gross duty refund "
+        "amount balance tax shipping cost deposit due charge charged paid premium discount"
+    )
+)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -142,7 +152,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     begin = 0
     for match in _SENTENCE_END.finditer(text):
         if match.group().strip() and not match.group().startswith("\n"):
-            words = re.findall(r"[\w.]+$", text[begin : match.start()])
+            words = re.findall(r"[\w.]+$", text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
             if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
                 continue
@@ -168,37 +178,18 @@ def _clauses(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return clauses
 
 
-# --------------------------------------------------------------------------- topics
-
-#: Words of a summary that name a kind of operation, and the tool-name words of
-#: the tool results that report on it (for a status with no identifier nearby:
-#: "the deploy failed", "CI passed").
-TOPICS: Final[dict[str, tuple[str, ...]]] = {
-    word: tools
-    for words, tools in (
-        (
-            "deploy deploys deployed deployment deploying release released rollout rolled",
-            ("deploy", "deployment", "release", "rollout"),
-        ),
-        (
-            "build builds ci pipeline tests test suite checks",
-            ("build", "ci", "pipeline", "test", "tests", "checks", "pytest", "jest"),
-        ),
-        ("migration migrations migrate migrated", ("migration", "migrate", "migrations")),
-        ("backup backups restore restored", ("backup", "restore")),
-        ("payment payments charge", ("payment", "charge", "pay")),
-        ("sync import export job", ("sync", "import", "export", "job")),
-    )
-    for word in words.split()
-}
-_TOPIC_FAMILIES: Final = frozenset({"succeeded", "failed", "rolled_back", "running", "cancelled"})
-
 # --------------------------------------------------------------------------- the check
 
 
 class _Check:
     def __init__(
-        self, summary: str, index: EvidenceIndex, start: int, stop: int, context: int
+        self,
+        summary: str,
+        index: EvidenceIndex,
+        start: int,
+        stop: int,
+        context: int,
+        carried: Sequence[tuple[EvidenceRef, str]] = (),
     ) -> None:
         self.summary = summary
         self.index = index
@@ -208,23 +199,40 @@ class _Check:
         self.atoms = A.summary_atoms(summary)
         self.sentences = sentences(summary)
         self.clauses = _clauses(summary, self.sentences)
+        self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
+        self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
+        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers, by position
 
     # ------------------------------------------------------------ driver
 
     def run(self) -> list[ClaimFinding]:
         findings: list[ClaimFinding] = []
-        contradicted = self._contradictions()
+        contradicted = self._contradictions() if self.stop > self.start else {}
         for position, atom in enumerate(self.atoms):
             if position in contradicted:
-                findings.append(contradicted[position])
-            elif (
-                atom.kind in A.FACT_KINDS
-                and not self._approximate(atom)
-                and not self._supported(atom)
-            ):
-                findings.append(self._finding(UNSUPPORTED, atom))
-        findings.extend(self._dropped())
+                found = contradicted[position]
+                carried = self._carried(atom, found.entity)
+                if found.kind == CONTRADICTED and carried is not None:
+                    found = self._finding(UNVERIFIABLE, atom, evidence=(carried,))
+                findings.append(found)
+            elif atom.kind in A.FACT_KINDS and not self._approximate(atom):
+                if self.stop > self.start and self._supported(atom):
+                    continue
+                carried = self._carried(atom)
+                if carried is not None:
+                    findings.append(self._finding(UNVERIFIABLE, atom, evidence=(carried,)))
+                    continue
+                derived = self._derived(atom) if atom.kind in _NUMERIC | {A.PERCENT} else None
+                if derived is True:
+                    continue
+                if isinstance(derived, str):
+                    findings.append(self._finding(UNVERIFIED, atom, expected=derived))
+                    continue
+                if self.stop > self.start:
+                    findings.append(self._finding(UNSUPPORTED, atom))
+        if self.stop > self.start:
+            findings.extend(self._dropped())
         seen: set[tuple[str, str, str | None]] = set()
         unique: list[ClaimFinding] = []
         for finding in findings:
@@ -233,6 +241,30 @@ class _Check:
                 seen.add(key)
                 unique.append(finding)
         return unique
+
+    # ------------------------------------------------------------ carried over
+
+    def _carried(self, atom: Atom, entity: str | None = None) -> EvidenceRef | None:
+        """The earlier summary (whose originals were discarded) that says ``atom`` too (of
+        ``entity``, for a status: the same entity with a status of the same family)."""
+        for ref, atoms, lowered in self.carried:
+            if atom.kind == A.STATUS:
+                if (
+                    entity
+                    and entity.lower() in lowered
+                    and any(seen.kind == A.STATUS and seen.value == atom.value for seen in atoms)
+                ):
+                    return ref
+                continue
+            if atom.kind in (A.NAME, A.HANDLE):
+                if A.needle(atom) in lowered:
+                    return ref
+                continue
+            if any(A.supports(atom, seen) for seen in atoms if seen.kind == atom.kind) or any(
+                A.supports(atom, seen) for seen in atoms if seen.kind != atom.kind
+            ):
+                return ref
+        return None
 
     # ------------------------------------------------------------ unsupported
 
@@ -261,12 +293,73 @@ class _Check:
             if lemma in A.CALL_NOUNS:
                 total = index.calls(None, start, stop)
                 return number <= total if number else total == 0
+            if number == 1 and not atom.text[:1].isdigit():
+                return True  # "one partition write hit...": an article, not a count
             if number < 10:
+                before = re.findall(r"[a-z]+", self.summary[max(0, atom.start - 20) : atom.start])
+                if set(before[-2:]) & _RELATIVE:
+                    return True  # "the other two pods": counted against something unsaid
                 verdict = index.small_count_support(number, lemma, start, stop)
                 return verdict is None or verdict
         if index.first_support(atom, start, stop) is not None:
             return True
         return self.context < start and index.first_support(atom, self.context, start) is not None
+
+    def _derived(self, atom: Atom) -> bool | str | None:
+        """Whether a number the originals do not hold is worked out from numbers they do,
+        when the summary says it is (a total, "together", a percentage): ``True`` when it
+        works out, a description of what it claims to be when it does not (``unverified``;
+        a percentage that does not work out and is not said to be derived stays
+        ``unsupported``), ``None`` when it is not said to be derived."""
+        value = _numeric_value(atom)
+        if value is None:
+            return None
+        clause = self._clause_of(atom)
+        text = self.summary[clause[0] : clause[1]]
+        cue = D.derived_cue(text, atom.start - clause[0], atom.end - clause[0])
+        # a share ("28.9% of hosts"), not a rate that is a measurement ("a 6.7% error rate")
+        percent = atom.kind == A.PERCENT and self.summary.startswith(" of ", atom.end)
+        if cue is None and not percent:
+            return None
+        numbers = self._related_numbers(atom, clause)
+        if D.derivable(value, numbers, percent=percent, places=_places(atom)):
+            return True
+        return cue or "a share of numbers in the originals; not checked"
+
+    def _related_numbers(self, atom: Atom, clause: tuple[int, int]) -> list[Decimal]:
+        """The numbers a derived value may be made of: those of the messages that hold the
+        sentence's other atoms and its entities, else of the last results in range."""
+        sentence = next(((s, e) for s, e in self.sentences if s <= atom.start < e), clause)
+        positions: set[int] = set()
+        for other in self.atoms:
+            if other is atom or not (sentence[0] <= other.start < sentence[1]):
+                continue
+            if other.kind in A.ENTITY_KINDS:
+                found = self.index.last_support(other, self.start, self.stop)
+            elif other.kind in A.FACT_KINDS and other.kind not in (A.COUNT, A.TOOL_COUNT):
+                found = self.index.first_support(other, self.start, self.stop)
+            else:
+                continue
+            if found is not None:
+                positions.add(found)
+        positions.update(self.index.recent_results(self.start, self.stop, 30))
+        numbers: list[Decimal] = []
+        for other in self.atoms:  # the summary's own ("the first two nights")
+            if other is not atom and clause[0] <= other.start < clause[1]:
+                value = _numeric_value(other)
+                if value is not None:
+                    numbers.append(value)
+        for position in sorted(positions):
+            read = self._numbers.get(position)
+            if read is None:
+                read = self._numbers[position] = D.numbers_in(self.index.text(position))
+            numbers.extend(read)
+        return numbers
+
+    def _clause_of(self, atom: Atom) -> tuple[int, int]:
+        return next(
+            ((s, e) for s, e in self.clauses if s <= atom.start < e), (0, len(self.summary))
+        )
 
     # ------------------------------------------------------------ contradicted
 
@@ -278,23 +371,52 @@ class _Check:
                 for i, a in enumerate(self.atoms)
                 if clause_start <= a.start and a.end <= clause_end
             ]
+            found.update(self._outcome_claims(members))
             entities = [a for _, a in members if a.kind in A.ENTITY_KINDS]
             claims = [
                 (i, a)
                 for i, a in members
-                if a.kind in (A.STATUS, A.MONEY)
-                or (a.kind == A.DATE and (len(a.value) == 10 or a.value.startswith("--")))
+                if i not in found
+                and (
+                    a.kind in (A.STATUS, A.MONEY, A.LEVEL)
+                    or (a.kind == A.DATE and (len(a.value) == 10 or a.value.startswith("--")))
+                    or (a.kind == A.TIME and entities)
+                )
             ]
             if not claims:
                 continue
+            if entities and _TOGETHER.search(self.summary, clause_start, clause_end):
+                claims = [(i, a) for i, a in claims if a.kind not in (A.MONEY, A.QUANTITY)]
+            if not entities and any(a.kind in (A.STATUS, A.LEVEL) for _, a in claims):
+                entities = self._named_rows(clause_start, clause_end, claims)
             if entities:
                 found.update(self._entity_claims(claims, entities, members))
             else:
                 found.update(self._topic_claims(claims, clause_start, clause_end))
         return found
 
+    def _named_rows(
+        self, clause_start: int, clause_end: int, claims: list[tuple[int, Atom]]
+    ) -> list[Atom]:
+        """Things the clause names that the originals know by that name only (a job
+        ``weekly_rollup``, a check ``deploy-preview``: a table row, a JSON ``name``), when
+        the originals give them a status or a level."""
+        kinds = {a.kind for _, a in claims if a.kind in (A.STATUS, A.LEVEL)}
+        found: list[Atom] = []
+        for m in _NAME_TOKEN.finditer(self.summary, clause_start, clause_end):
+            if any(a.start <= m.start() < a.end for a in self.atoms):
+                continue
+            label = Atom(LABEL, m.group(), label_key(m.group()), m.start(), m.end())
+            position = self.index.last_support(label, self.start, self.stop)
+            if position is None:
+                continue
+            facts = self.index.facts(position)
+            if any(f.kind in kinds for f in facts.entities.get(label.value, ())):
+                found.append(label)
+        return found
+
     def _candidates(self, entities: list[Atom], claim: Atom) -> list[Atom]:
-        """The entities a status or amount may belong to (see docs/claims.md).
+        """The entities a claim may be about (see docs/claims.md).
 
         The clause's *subject* before the claim: the nearest entity before it,
         stepping back over entities that follow a preposition ("refund RF-1 of
@@ -312,7 +434,7 @@ class _Check:
             ):
                 index += 1
             chosen.append(before[index])
-        if after and (not chosen or not self._after_preposition(after[0])):
+        if after and not self._after_preposition(after[0]):
             chosen.append(after[0])
         return chosen
 
@@ -320,7 +442,9 @@ class _Check:
         """Whether a preposition introduces ``entity`` ("for CH-2", "for the capture CH-2")."""
         before = self.summary[max(0, entity.start - 40) : entity.start]
         words = re.findall(r"[A-Za-z]+|\d\S*", before)[-4:]
-        for word in reversed(words):
+        for back, word in enumerate(reversed(words)):
+            if back == 0 and word.isalpha() and word.isupper() and len(word) <= 4:
+                continue  # the entity's own noun: "on PR #412", "for PO 3226"
             if word[0].isdigit() or any(c.isupper() for c in word[1:]):
                 return False  # another entity or number in between: not this one's phrase
             if word.lower() in _PHRASE_BREAKS:
@@ -347,7 +471,7 @@ class _Check:
             if claim.kind == A.STATUS:
                 for entity in owners[i]:
                     said.setdefault(entity.value, []).append(claim)
-        clause_values = [a for _, a in members if a.kind in (A.MONEY, A.DATE)]
+        clause_values = [a for _, a in members if a.kind in (A.MONEY, A.DATE, A.TIME, A.LEVEL)]
         for i, claim in claims:
             conflict: tuple[Atom, int, Fact] | None = None
             agreed = False
@@ -374,54 +498,85 @@ class _Check:
     ) -> bool | tuple[int, Fact] | None:
         """True: the evidence agrees; (position, fact): it disagrees; None: it is silent.
 
-        A status is judged by the last message that mentions the entity and
-        gives it a status (looking back past mentions that only refer to it):
-        statuses change.  An amount likewise, by its last stated amount.  A
-        date by every date the evidence gives the entity: dates accumulate
-        (ordered, shipped, due), they do not replace each other.
+        A status or a level is judged by the last message that mentions the entity and
+        gives it one (looking back past mentions that only refer to it): they change.
+        An amount likewise, by its last stated amount of the attribute the summary names
+        (``total``, ``fee``), else any.  A date or a time by every one the evidence gives
+        the entity: they accumulate (ordered, shipped, due), they do not replace each
+        other.
         """
         kind = claim.kind
         stop = self.stop
+        key = entity_key(entity)
         latest: tuple[int, list[Fact]] | None = None
+        attribute = self._attribute(claim) if kind == A.MONEY else set()
+        fallback: tuple[int, list[Fact]] | None = None
+        matched = False  # the amount was compared with the attribute the summary named
+        scale = V.level_scale(claim.value) if kind == A.LEVEL else ""
+        pending: list[int] = []  # a call that names the entity: its result first
         for _ in range(_LOOK_BACK):
-            position = self.index.last_support(entity, self.start, stop)
-            if position is None:
-                break
-            stop = position
-            facts = self.index.facts(position).entities.get(entity_key(entity), [])
-            values = [f for f in facts if f.kind == kind]
+            if pending:
+                position = pending.pop()
+            else:
+                found = self.index.last_support(entity, self.start, stop)
+                if found is None:
+                    break
+                position = stop = found
+                result = self.index.result_of(position, self.stop)
+                if result is not None:
+                    pending.append(position)
+                    position = result
+            facts = self.index.facts(position)
+            values = facts.of(key, kind)
+            if kind == A.LEVEL:
+                values = [f for f in values if V.level_scale(f.value) == scale]
             if not values:
                 continue
-            if kind == A.DATE:
-                if any(A.dates_agree(claim.value, f.value) for f in values):
+            if kind in (A.DATE, A.TIME):
+                if any(_agrees(claim, f) for f in values):
                     return True
-                if self.index.supports_at(claim, position):
-                    return True
+                owned = any(
+                    _agrees(claim, f)
+                    for other, listed in facts.entities.items()
+                    if other != key
+                    for f in listed
+                )
+                if kind == A.DATE and not owned and self.index.supports_at(claim, position):
+                    return True  # the date is in that message, and no other entity's
                 latest = latest or (position, values)
                 continue
+            if kind == A.MONEY and attribute:
+                named = [f for f in values if f.key and attribute & set(f.key.split("_"))]
+                if not named:
+                    fallback = fallback or (position, values)
+                    continue
+                values = named
+                matched = True
             latest = (position, values)
             break
+        if latest is None:
+            latest = fallback
         if latest is None:
             return None
         position, values = latest
         if kind == A.STATUS:
             return _status_verdict(said, values, position, present=self._present)
-        if kind == A.DATE:
-            if any(
-                A.dates_agree(a.value, f.value)
-                for a in clause_values
-                if a.kind == A.DATE
-                for f in values
-            ):
+        if kind == A.LEVEL:
+            if any(f.value == claim.value for f in values):
+                return True
+            return position, values[-1]
+        if kind in (A.DATE, A.TIME):
+            if any(_agrees(a, f) for a in clause_values if a.kind == kind for f in values):
                 return True  # the sentence also gives the evidence's date
             return position, values[0]
         if any(_same_money(claim.value, f.value) for f in values):
             return True
+        facts = self.index.facts(position)
         others = [
             f
-            for key, facts in self.index.facts(position).entities.items()
-            if key != entity_key(entity)
-            for f in facts
+            for other, listed in facts.entities.items()
+            if other != key
+            for f in listed
             if f.kind == A.MONEY and _same_money(claim.value, f.value)
         ]
         if not others and self.index.supports_at(claim, position):
@@ -433,32 +588,121 @@ class _Check:
             for f in values
         ):
             return True  # the sentence also gives the evidence's amount: history, not a claim
+        clause = self._clause_of(claim)
+        if not matched and D.derived_cue(self.summary[clause[0] : clause[1]], 0, 0):
+            return None  # "the two SKU-1 come to $37": worked out, not the entity's own value
         return position, _closest_amount(values, self.summary, claim)
+
+    def _attribute(self, claim: Atom) -> set[str]:
+        """The attribute words the summary gives an amount (``total``, ``fee``, ``nightly``)."""
+        near = self.summary[max(0, claim.start - 30) : claim.end + 20].lower()
+        clause = self._clause_of(claim)
+        near = near[max(0, clause[0] - max(0, claim.start - 30)) :]
+        found = {A.singular(w) for w in re.findall(r"[a-z]+", near)} & _MONEY_WORDS
+        if "night" in found or "nightly" in found:
+            found |= {"nightly", "rate"}
+        return found
+
+    def _outcome_claims(self, members: list[tuple[int, Atom]]) -> dict[int, ClaimFinding]:
+        """The right number with the wrong outcome ("1,204 tests failed" of ``1204 passed, 0
+        failed``): a count with an outcome word, against the originals' counts."""
+        found: dict[int, ClaimFinding] = {}
+        statuses = [(i, a) for i, a in members if a.kind == A.STATUS]
+        for _, count in members:
+            if count.kind not in (A.COUNT, A.NUMBER):
+                continue
+            number = _numeric_value(count)
+            if number is None or number != int(number) or number < 1:
+                continue
+            close = [
+                (i, s)
+                for i, s in statuses
+                if 0 <= s.start - count.end <= 16 or 0 <= count.start - s.end <= 2
+            ]
+            noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
+            if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
+                continue  # "2 of 3 jobs": the total, not the count with that outcome
+            for i, status in close:
+                if status.value not in ("succeeded", "failed", "cancelled", "rejected"):
+                    continue
+                verdict = self._outcome_verdict(int(number), status.value, noun)
+                if verdict is not None:
+                    position, written = verdict
+                    found[i] = self._finding(
+                        CONTRADICTED, status, expected=written, evidence=(self.index.ref(position),)
+                    )
+        return found
+
+    def _outcome_verdict(self, number: int, family: str, noun: str) -> tuple[int, str] | None:
+        """The originals' count of ``number`` with another outcome, when they give one (a
+        small number only on a line that names the counted noun)."""
+        probe = Atom(A.NUMBER, str(number), str(number), 0, 0)
+        conflict: tuple[int, str] | None = None
+        position = self.start
+        for _ in range(20):
+            hit = self.index.first_support(probe, position, self.stop)
+            if hit is None:
+                break
+            text = self.index.text(hit)
+            for count, seen, written in outcome_counts(text):
+                if count != number:
+                    continue
+                if number < 10 and not (noun and _line_with(text, written, noun)):
+                    continue
+                relation = V.status_relation(family, seen)
+                if relation == "consistent":
+                    return None
+                if relation == "conflict" and conflict is None:
+                    conflict = (hit, written)
+            position = hit + 1
+        return conflict
 
     def _topic_claims(
         self, claims: list[tuple[int, Atom]], clause_start: int, clause_end: int
     ) -> dict[int, ClaimFinding]:
-        """A status with no entity, about a kind of operation ("the deploy failed").
+        """A status or a level with no entity, about a kind of operation ("the deploy
+        failed", "the health check returns HTTP 200").
 
-        The claim is about the last result of that kind of tool in range,
-        unless the clause speaks of an earlier attempt ("the first deploy
-        failed", "was retried"): then any result of that kind that agrees
-        with it will do.
+        The operation is what the clause names (a word of a tool's operation: the deploy,
+        the refund, the restore); when the clause also names what the call was about (an
+        argument of it: "the test job", "prod") only those calls count.  Any such result
+        that agrees will do ("the deploy failed" of a deploy that failed, then was retried
+        and went out, is history); said of now ("is", "still"), each tool's last result
+        must agree.  A statement about one operation is never judged by another's outcome.
         """
-        words = re.findall(r"[a-z]+", self.summary[clause_start:clause_end].lower())
-        tools = [t for w in words for t in TOPICS.get(w, ())]
-        statuses = [(i, a) for i, a in claims if a.kind == A.STATUS and a.value in _TOPIC_FAMILIES]
-        if not tools or not statuses:
+        text = self.summary[clause_start:clause_end].lower().replace("re-run", "rerun")
+        words = re.findall(r"[a-z][a-z0-9]*", text)
+        tokens = set(re.findall(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]", text))
+        statuses = [(i, a) for i, a in claims if a.kind == A.STATUS]
+        levels = [(i, a) for i, a in claims if a.kind == A.LEVEL]
+        if not statuses and not levels:
             return {}
-        positions = self.index.tool_results(dict.fromkeys(tools), self.start, self.stop)
+        positions: list[int] = []
+        for tool, places in self.index.tool_names(self.start, self.stop):
+            if names_operation(words, tool):
+                positions.extend(places)
         if not positions:
+            return self._topic_levels(levels, []) if levels else {}
+        positions.sort()
+        asked = [p for p in positions if tokens & set(self._labels(p))]
+        if asked:
+            positions = asked
+        if levels:
+            found = self._topic_levels(levels, positions)
+            if found:
+                return found
+        if not statuses:
             return {}
         said = [a for _, a in statuses]
-        if any(self._present(a) for a in said) or not _EARLIER & set(words):
-            positions = positions[-1:]  # about the outcome, not about some earlier attempt
+        if any(self._present(a) for a in said):
+            # about how things stand now: each tool's last result
+            last: dict[str, int] = {}
+            for position in positions:
+                last[self.index.messages[position].tool_name or ""] = position
+            positions = sorted(last.values())
         conflict: tuple[int, Fact] | None = None
         for position in reversed(positions[-_LOOK_BACK:]):
-            own = [f for f in self.index.facts(position).own if f.kind == A.STATUS]
+            own = self.index.facts(position).own_status()
             verdict = _status_verdict(said, own, position, present=self._present)
             if verdict is True:
                 return {}
@@ -469,7 +713,7 @@ class _Check:
         position, fact = conflict
         i, claim = statuses[0]
         for j, atom in statuses:
-            if A.status_relation(atom.value, fact.value) == "conflict":
+            if V.status_relation(atom.value, fact.value) == "conflict":
                 i, claim = j, atom
                 break
         return {
@@ -482,6 +726,45 @@ class _Check:
             )
         }
 
+    def _topic_levels(
+        self, levels: list[tuple[int, Atom]], positions: list[int]
+    ) -> dict[int, ClaimFinding]:
+        """A level with no entity ("exited with code 137"): consistent when any result of
+        the operation gives it, contradicted when the last one that gives a level on that
+        scale gives another.  With no operation named either, the level is judged only
+        when a single result in range gives one on that scale: then it is about that."""
+        found: dict[int, ClaimFinding] = {}
+        for i, claim in levels:
+            scale = V.level_scale(claim.value)
+            seen: list[tuple[int, Fact]] = []
+            candidates = positions or self.index.recent_results(self.start, self.stop, 30)
+            for position in candidates[-_LOOK_BACK:]:
+                for fact in self._own_levels(position):
+                    if V.level_scale(fact.value) == scale:
+                        seen.append((position, fact))
+            if not positions and len({p for p, _ in seen}) != 1:
+                continue  # several operations give levels: which one is meant is unknown
+            if not seen or any(f.value == claim.value for _, f in seen):
+                continue
+            position, fact = seen[-1]
+            found[i] = self._finding(
+                CONTRADICTED, claim, expected=fact.text, evidence=(self.index.ref(position),)
+            )
+        return found
+
+    def _own_levels(self, position: int) -> list[Fact]:
+        """The levels a result gives itself (read once per check)."""
+        found = self._levels.get(position)
+        if found is None:
+            own = self.index.facts(position).own
+            found = self._levels[position] = [f for f in own if f.kind == A.LEVEL]
+        return found
+
+    def _labels(self, position: int) -> list[str]:
+        from foldctl.claims.index import call_labels
+
+        return [v.lower() for v in call_labels(self.index.call_args(position))]
+
     # ------------------------------------------------------------ dropped
 
     def _dropped(self) -> list[ClaimFinding]:
@@ -489,9 +772,17 @@ class _Check:
         if not groups:
             return []
         mentions = self._mentions()
+        classes = Counter(error_class for error_class, _ in groups)
         findings: list[ClaimFinding] = []
-        for (error_class, tool), (_, positions) in groups.items():
-            if self._mentioned(error_class, tool, positions, mentions, single=len(groups) == 1):
+        for (error_class, tool), (_, positions) in sorted(groups.items(), key=lambda g: g[1][1]):
+            if self._mentioned(
+                error_class,
+                tool,
+                positions,
+                mentions,
+                single=len(groups) == 1,
+                unique=classes[error_class] == 1,
+            ):
                 continue
             line = self.index.messages[positions[0]].error or ""
             findings.append(
@@ -506,20 +797,28 @@ class _Check:
             )
         return findings
 
-    def _mentions(self) -> list[tuple[set[str], str, set[str]]]:
-        """Per clause with a problem word: the classes of its words, its text, its entities."""
-        found: list[tuple[set[str], str, set[str]]] = []
+    def _mentions(self) -> list[_Mention]:
+        """Per clause: the classes of its words of trouble, its words, its entities, its
+        numbers (an HTTP or exit code)."""
+        found: list[_Mention] = []
         for clause_start, clause_end in self.clauses:
             text = self.summary[clause_start:clause_end]
-            classes = {m.lastgroup or "failed" for m in A.MENTION_PATTERN.finditer(text)}
-            if not classes:
-                continue
+            classes = {
+                m.lastgroup or "failed"
+                for m in F.MENTION_PATTERN.finditer(text)
+                if not _DENIED_TROUBLE.search(text, max(0, m.start() - 12), m.start())
+            }
+            lowered = text.lower().replace("re-run", "rerun")
             entities = {
                 entity_key(a)
                 for a in self.atoms
                 if a.kind in A.ENTITY_KINDS and clause_start <= a.start < clause_end
             }
-            found.append((classes, text.lower(), entities))
+            entities |= {label_key(t) for t in re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)}
+            numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?![\d.])", text))
+            found.append(
+                _Mention(classes, frozenset(re.findall(r"[a-z]+", lowered)), entities, numbers)
+            )
         return found
 
     def _mentioned(
@@ -527,42 +826,51 @@ class _Check:
         error_class: str,
         tool: str,
         positions: list[int],
-        mentions: list[tuple[set[str], str, set[str]]],
+        mentions: list[_Mention],
         *,
         single: bool,
+        unique: bool,
     ) -> bool:
-        if not mentions:
-            return False
+        """Whether a clause mentions the error: it names the error (its code, its
+        distinctive words), or has a word of trouble and names the failing operation, what
+        the call was about, or the error's class when no other error shares it."""
         anchors: set[str] = set()
-        for position in positions:
+        lines: list[str] = []
+        for position in positions[:20]:
             anchors |= self.index.error_anchors(position)
-        words = [
-            w
-            for w in re.split(r"[^a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", tool).lower())
-            if len(w) >= 3 and w not in A.GENERIC_TOOL_WORDS
-        ]
-        related = set(words)
-        for word, tools in TOPICS.items():
-            if any(t in words for t in tools):
-                related.add(word)
-        for classes, text, entities in mentions:
-            if classes - {"weak"} and single:
-                return True  # the only error: any word of trouble is about it
-            if error_class in classes:
+            lines.append(self.index.messages[position].error or "")
+        codes, distinct = _error_marks(lines)
+        for mention in mentions:
+            trouble = mention.classes - {"weak"}
+            if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
+                return True  # "got a 503", "(409)", "exit code 3"
+            if not mention.classes:
+                continue
+            shared = distinct & mention.words
+            if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
+                return True  # "checksum mismatch", "a nil pointer panic"
+            if single and (error_class in trouble or "failed" in trouble):
+                return True  # the only error: a word of failure, or of its kind, is about it
+            if error_class != "failed" and error_class in mention.classes and unique:
+                return True  # the only error of its kind: "timed out" names the timeout
+            if mention.entities & anchors:
                 return True
-            if entities & anchors:
+            if trouble and names_operation(mention.words, tool):
                 return True
-            if any(re.search(rf"\b{re.escape(w)}", text) for w in related):
-                return True
-        return not anchors and not related
+        if not anchors and not operation_words(tool):
+            return any(m.classes - {"weak"} for m in mentions)
+        return False
 
     # ------------------------------------------------------------ findings
 
     def _searched_ends(self) -> tuple[EvidenceRef, ...]:
         """The first and last message searched (one when they are the same)."""
         if self._searched is None:
-            first, last = self.index.ref(self.start), self.index.ref(self.stop - 1)
-            self._searched = (first,) if self.stop - self.start == 1 else (first, last)
+            if self.stop <= self.start:
+                self._searched = ()
+            else:
+                first, last = self.index.ref(self.start), self.index.ref(self.stop - 1)
+                self._searched = (first,) if self.stop - self.start == 1 else (first, last)
         return self._searched
 
     def _finding(
@@ -596,6 +904,89 @@ class _Check:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Mention:
+    classes: set[str]
+    words: frozenset[str]
+    entities: set[str]
+    numbers: set[str]
+
+
+#: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).
+_NAME_TOKEN: Final = lazy(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+){1,6}(?![\w-])")
+#: Words before a small count that make it relative to something unsaid ("the other two").
+_RELATIVE: Final = frozenset(_words("other remaining rest both"))
+#: Words that make an amount one of several things together, not of one of them.
+_TOGETHER: Final = lazy(
+    r"\b(?:together|combined|in all|altogether|add(?:s|ed)? up|sum of|between them|both)\b",
+    re.IGNORECASE,
+)
+#: Words just before a word of trouble that say there was none ("without problems").
+_DENIED_TROUBLE: Final = lazy(
+    r"(?:\b(?:without|no|zero|never|free of)|(?<![\d.,])0)\s+(?:any\s+)?$", re.IGNORECASE
+)
+_CODE_WORDS: Final = frozenset(_words("http status code exit exited got returned answered"))
+_ERROR_WORDS: Final = lazy(r"[a-z]{5,}")
+_ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
+
+
+def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
+    """What names an error: its codes (an HTTP status, an exit code) and its distinctive
+    words (long, and not common to every error)."""
+    codes: set[str] = set()
+    distinct: set[str] = set()
+    for line in lines:
+        lowered = line.lower()
+        for m in _ERROR_CODES.finditer(lowered):
+            before = lowered[max(0, m.start() - 12) : m.start()]
+            if len(m.group()) == 3 or "exit" in before or "code" in before:
+                codes.add(m.group())
+        distinct |= {
+            w
+            for w in _ERROR_WORDS.findall(lowered)
+            if w not in F.COMMON_ERROR_WORDS and w not in GENERIC_TOOL_WORDS
+        }
+    return codes, distinct
+
+
+def _line_with(text: str, written: str, noun: str) -> bool:
+    """Whether the line of ``text`` holding ``written`` names ``noun``."""
+    at = text.find(written)
+    if at < 0:
+        return False
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return noun in text[start : end if end >= 0 else len(text)].lower()
+
+
+def _agrees(claim: Atom, fact: Fact) -> bool:
+    if claim.kind == A.DATE:
+        return fact.kind == A.DATE and A.dates_agree(claim.value, fact.value)
+    if claim.kind == A.TIME:
+        return fact.kind == A.TIME and A.times_agree(claim.value, claim.text, fact.value, fact.text)
+    return False
+
+
+def _numeric_value(atom: Atom) -> Decimal | None:
+    try:
+        if atom.kind in (A.MONEY, A.NUMBER, A.PERCENT):
+            return A.parse_money(atom.value)[1]
+        if atom.kind in (A.COUNT, A.QUANTITY, A.DURATION):
+            return Decimal(atom.value.split(" ", 1)[0])
+    except ArithmeticError:
+        return None
+    return None
+
+
+def _places(atom: Atom) -> int:
+    """How many decimals the summary wrote a number with (what a derivation is rounded to)."""
+    digits = re.findall(r"\d+(?:[.,](\d+))?", atom.text)
+    if atom.kind in (A.MONEY,):
+        return 2
+    tail = digits[-1] if digits else ""
+    return len(tail) if tail and len(tail) <= 3 else 0
+
+
 def _status_verdict(
     said: Sequence[Atom],
     statuses: Sequence[Fact],
@@ -608,8 +999,13 @@ def _status_verdict(
     conflict: Fact | None = None
     for claim in said:
         for fact in statuses:
-            relation = A.status_relation(claim.value, fact.value)
-            if relation == "consistent" and claim.value != fact.value and present(claim):
+            relation = V.status_relation(claim.value, fact.value)
+            if (
+                relation == "consistent"
+                and claim.value != fact.value
+                and present(claim)
+                and V.FAMILIES[claim.value].polarity != V.FAMILIES[fact.value].polarity
+            ):
                 relation = "conflict"  # "is pending" of something approved: no longer true
             if relation == "consistent":
                 return True

@@ -31,13 +31,23 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
 
 from foldctl.claims import atoms as A
+from foldctl.claims import failures as F
+from foldctl.claims import operations as O
 from foldctl.claims.atoms import Atom
-from foldctl.claims.atoms import words as _words
+from foldctl.claims.facts import (
+    Fact,
+    MessageFacts,
+    asked_facts,
+    entity_key,
+    label_key,
+    message_facts,
+    without_log_outcomes,
+)
 from foldctl.jsoncodec import as_text
 from foldctl.lazyre import lazy
 
@@ -171,7 +181,9 @@ def index_message(
     raw = text.encode("utf-8", "surrogatepass")
     runs = number_runs(raw.translate(NUMBER_TOKENS).split(), wanted)
     error, kind = (
-        reported_error(text, raw, is_error) if role == "tool" or is_error else (None, None)
+        reported_error(text, raw, is_error, tool_name)
+        if role == "tool" or is_error
+        else (None, None)
     )
     kept = text if keep_text else ""
     return MessageAtoms(kept, runs, role, tool_name, tuple(call_names), error, kind)
@@ -184,281 +196,15 @@ def number_runs(tokens: Iterable[bytes], wanted: frozenset[bytes] | None) -> fro
 
 
 def reported_error(
-    text: str, raw: bytes | None = None, is_error: bool = False
+    text: str, raw: bytes | None = None, is_error: bool = False, tool_name: str | None = None
 ) -> tuple[str | None, str | None]:
     """The error a tool result reports (its line) and the error's class, or ``(None, None)``;
-    ``is_error`` is the runtime's own flag (then the first line is the error at least)."""
-    error = A.error_line(text, raw)
+    ``is_error`` is the runtime's own flag (then the first line is the error at least);
+    ``tool_name`` says whether the call writes (a 4xx answer is then its failure)."""
+    error = F.error_line(text, raw, write=O.is_write(tool_name))
     if error is None and is_error:
         error = (text.strip().split("\n", 1)[0] or "error")[:200]
-    return error, None if error is None else A.error_class(error, text[:400])
-
-
-# --------------------------------------------------------------------------- facts
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """A status or an amount an evidence message gives an entity."""
-
-    kind: str  # "status", "money" or "date"
-    value: str  # a status family, a normalised amount (``EUR 642.1``), a date (``2026-04-02``)
-    text: str  # as written
-    key: str | None = None  # the field it came from, when it came from one
-
-
-@dataclass(slots=True)
-class MessageFacts:
-    """What one evidence message says of each entity it names, and of itself."""
-
-    entities: dict[str, list[Fact]] = field(default_factory=dict)
-    own: list[Fact] = field(default_factory=list)  # the result's own status
-
-    def add(self, targets: Iterable[str], fact: Fact) -> None:
-        for target in targets:
-            self.entities.setdefault(target, []).append(fact)
-
-
-def entity_key(atom: Atom) -> str:
-    """How an entity is filed in :class:`MessageFacts` (a hash by its first 7 digits)."""
-    return atom.value[:7] if atom.kind == A.HASH else atom.value
-
-
-_KV: Final = lazy(r"^(?P<indent>\s*)(?P<key>[A-Za-z][\w .()/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
-_ARROW: Final = lazy(r"\s*(?:->|→|=>)\s*")
-_CALL_LINE: Final = lazy(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
-_TWO_DECIMALS: Final = lazy(r"\d\.\d\d$")
-_INT_ID_KEYS: Final = frozenset(
-    _words("pr pr_number pull_request pull issue issue_number number id ticket order")
-)
-
-
-def message_facts(text: str) -> MessageFacts:
-    """Read one message in full: which statuses, amounts and dates it gives which entity.
-
-    JSON (a whole message, or a ``→ tool {args}`` line): a status, amount or
-    date field belongs to the object's *subject* (the entities in its
-    ``id``-like fields, else every entity in it, else its parent's subject).
-    Text: a ``status:``/``amount:``/``due date:`` line belongs to the current
-    subject (the first entity of the first line, or the last ``id:`` line);
-    any other line gives its statuses and amounts (not dates: a date in prose
-    may be anything) to the nearest entity on the same line.
-    """
-    facts = MessageFacts()
-    text = text[:_FACTS_LIMIT]
-    stripped = text.strip()
-    if stripped[:1] in ("{", "["):
-        try:
-            value = json.loads(stripped)
-        except (ValueError, RecursionError):
-            pass
-        else:
-            _walk(value, [], facts, top=True)
-            return facts
-    _text_facts(text, facts)
-    return facts
-
-
-def _entities_in(text: str) -> list[Atom]:
-    return [a for a in A.extract_atoms(text) if a.kind in A.ENTITY_KINDS]
-
-
-def _walk(
-    value: Any, inherited: list[str], facts: MessageFacts, *, top: bool, depth: int = 0
-) -> None:
-    if depth > _MAX_DEPTH:
-        return
-    if isinstance(value, list):
-        for item in value:
-            _walk(item, inherited, facts, top=False, depth=depth + 1)
-        return
-    if not isinstance(value, dict):
-        return
-    if top and len(value) == 1:
-        (inner,) = value.values()
-        if isinstance(inner, dict):
-            _walk(inner, inherited, facts, top=True, depth=depth + 1)
-            return
-    named: list[str] = []
-    mentioned: list[str] = []
-    for key, item in value.items():
-        name = A.normalise_key(str(key))
-        if isinstance(item, str) and len(item) <= 300:
-            found = [entity_key(a) for a in _entities_in(item)]
-            (named if A.is_id_key(name) else mentioned).extend(found)
-        elif isinstance(item, int) and not isinstance(item, bool) and name in _INT_ID_KEYS:
-            named.append(f"#{item}")
-    subjects = named or mentioned or inherited
-    currency = value.get("currency") if isinstance(value.get("currency"), str) else None
-    for key, item in value.items():
-        name = A.normalise_key(str(key))
-        status = _field_status(name, item)
-        if status is not None:
-            fact = Fact(A.STATUS, status, str(item), name)
-            facts.add(subjects, fact)
-            if top:
-                facts.own.append(fact)
-            continue
-        if A.is_amount_key(name):
-            for fact in _field_amounts(name, item, currency):
-                facts.add(subjects, fact)
-            if not isinstance(item, dict | list):
-                continue
-        if A.is_date_key(name) and isinstance(item, str):
-            for atom in A.extract_atoms(item):
-                if atom.kind == A.DATE:
-                    facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name))
-            continue
-        if isinstance(item, dict | list):
-            _walk(item, subjects, facts, top=False, depth=depth + 1)
-
-
-def _field_status(name: str, item: Any) -> str | None:
-    if isinstance(item, bool):
-        pair = A.BOOLEAN_STATUS_KEYS.get(name)
-        return None if pair is None else pair[0 if item else 1]
-    if name in ("error", "errors", "exception") and item:
-        return "failed"
-    if A.is_status_key(name) and isinstance(item, str):
-        return _value_family(item)
-    return None
-
-
-def _value_family(value: str) -> str | None:
-    """The family of a status field's value (``open -> solved`` is its last step)."""
-    last = _ARROW.split(value.strip())[-1]
-    family = A.status_family(last)
-    if family is not None:
-        return family
-    head = re.split(r"[(,;]", last, maxsplit=1)[0]
-    family = A.status_family(head)
-    if family is not None:
-        return family
-    for atom in A.extract_atoms(last):
-        if atom.kind == A.STATUS:
-            return atom.value
-    first = head.strip().split(" ", 1)[0] if head.strip() else ""
-    return A.STATUS_VALUES.get(first.lower())
-
-
-def _field_amounts(name: str, item: Any, currency: str | None) -> list[Fact]:
-    if isinstance(item, bool):
-        return []
-    if isinstance(item, int | float):
-        amount = A.to_decimal(repr(item))
-        if amount is None:
-            return []
-        return [Fact(A.MONEY, A.money_value(currency, amount), repr(item), name)]
-    if isinstance(item, str):
-        return [
-            Fact(A.MONEY, a.value, a.text, name)
-            for a in A.extract_atoms(item, all_numbers=True)
-            if a.kind in (A.MONEY, A.NUMBER)
-        ]
-    if isinstance(item, dict):
-        inner = item.get("amount", item.get("value", item.get("total")))
-        inner_currency = item.get("currency") if isinstance(item.get("currency"), str) else currency
-        return _field_amounts(name, inner, inner_currency)
-    return []
-
-
-def _text_facts(text: str, facts: MessageFacts) -> None:
-    subject: list[str] = []
-    first = True
-    own_done = False
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        call = _CALL_LINE.match(line)
-        if call is not None:
-            try:
-                args = json.loads(call.group("args"))
-            except (ValueError, RecursionError):
-                args = None
-            if args is not None:
-                _walk(args, [], facts, top=False)
-                continue
-        if not first and not _DIGIT.search(line):
-            # no digit, no entity: only a status line of the current subject matters
-            kv = _KV.match(line)
-            if kv is not None and A.is_status_key(A.normalise_key(kv.group("key"))):
-                family = _value_family(kv.group("value"))
-                if family is not None:
-                    fact = Fact(A.STATUS, family, kv.group("value").strip(), kv.group("key"))
-                    facts.add(subject, fact)
-                    if not own_done and not kv.group("indent"):
-                        facts.own.append(fact)
-                        own_done = True
-            continue
-        atoms = A.extract_atoms(line, all_numbers=True)
-        entities = [a for a in atoms if a.kind in A.ENTITY_KINDS]
-        if first:
-            first = False
-            subject = [entity_key(entities[0])] if entities else []
-            statuses = [a for a in atoms if a.kind == A.STATUS]
-            for atom in statuses:
-                facts.own.append(Fact(A.STATUS, atom.value, atom.text))
-            if statuses:
-                own_done = True
-        kv = _KV.match(line)
-        if kv is not None and not _looks_like_time(kv):
-            key = A.normalise_key(kv.group("key"))
-            offset = kv.start("value")
-            value_entities = [entity_key(a) for a in entities if a.start >= offset]
-            if A.is_id_key(key) and value_entities:
-                subject = value_entities[:1]
-                continue
-            if A.is_status_key(key):
-                family = _value_family(kv.group("value"))
-                if family is not None:
-                    fact = Fact(A.STATUS, family, kv.group("value").strip(), key)
-                    facts.add(value_entities or subject, fact)
-                    if not own_done and not kv.group("indent"):
-                        facts.own.append(fact)
-                        own_done = True
-                continue
-            if A.is_amount_key(key):
-                currency_atoms = [
-                    a for a in atoms if a.start >= offset and a.kind in (A.MONEY, A.NUMBER)
-                ]
-                for atom in currency_atoms[:1]:
-                    facts.add(value_entities or subject, Fact(A.MONEY, atom.value, atom.text, key))
-                continue
-            if A.is_date_key(key):
-                for atom in atoms:
-                    if atom.start >= offset and atom.kind == A.DATE:
-                        facts.add(subject, Fact(A.DATE, atom.value, atom.text, key))
-                continue
-        _line_facts(atoms, entities, facts)
-
-
-def _looks_like_time(kv: re.Match[str]) -> bool:
-    return kv.group("key").strip().isdigit()
-
-
-def _line_facts(atoms: list[Atom], entities: list[Atom], facts: MessageFacts) -> None:
-    if not entities:
-        return
-    for atom in atoms:
-        if atom.kind == A.STATUS:
-            fact = Fact(A.STATUS, atom.value, atom.text)
-        elif atom.kind == A.MONEY or (
-            atom.kind == A.NUMBER and _TWO_DECIMALS.search(atom.text) is not None
-        ):
-            fact = Fact(A.MONEY, atom.value, atom.text)
-        else:
-            continue
-        owner = _nearest(entities, atom)
-        if owner is not None:
-            facts.add([entity_key(owner)], fact)
-
-
-def _nearest(entities: list[Atom], atom: Atom) -> Atom | None:
-    before = [e for e in entities if e.end <= atom.start]
-    if before:
-        return before[-1]
-    after = [e for e in entities if e.start >= atom.end]
-    return after[0] if after else None
+    return error, None if error is None else F.error_class(error, text[:400])
 
 
 # --------------------------------------------------------------------------- the index
@@ -471,12 +217,6 @@ class _Lookup:
     candidates: list[int]
     state: bytearray
     upto: int  # messages filed when the candidates were last extended
-
-
-@lru_cache(maxsize=4096)
-def _tool_words(name: str) -> tuple[str, ...]:
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
 
 
 class EvidenceIndex:
@@ -510,6 +250,7 @@ class EvidenceIndex:
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
         self._tools: dict[str, list[int]] = {}
+        self._tool_names: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
@@ -546,8 +287,9 @@ class EvidenceIndex:
                 self._calls.setdefault(name, []).append(position)
         self._call_prefix.append(self._call_prefix[-1] + len(calls))
         if atoms.tool_name and atoms.role == "tool":
-            for word in _tool_words(atoms.tool_name):
+            for word in O.tool_words(atoms.tool_name):
                 self._tools.setdefault(word, []).append(position)
+            self._tool_names.setdefault(atoms.tool_name, []).append(position)
         return position
 
     def ref(self, position: int) -> EvidenceRef:
@@ -615,13 +357,36 @@ class EvidenceIndex:
             texts = [self.text(position)[:2000]]
             if position > 0 and self.messages[position - 1].call_names:
                 texts.append(self.text(position - 1)[-2000:])
-            cached = self._anchors[position] = frozenset(
+            keys = {
                 entity_key(a)
                 for text in texts
                 for a in A.extract_atoms(text)
                 if a.kind in A.ENTITY_KINDS
-            )
+            }
+            keys.update(label_key(v) for v in call_labels(self.call_args(position)))
+            keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
+            cached = self._anchors[position] = frozenset(keys)
         return cached
+
+    def recent_results(self, start: int, stop: int, count: int) -> list[int]:
+        """The last ``count`` tool results in ``[start, stop)`` (at most 10 times as many
+        messages are looked at)."""
+        found: list[int] = []
+        position = stop - 1
+        while position >= start and len(found) < count and stop - position <= 10 * count:
+            if self.messages[position].role == "tool":
+                found.append(position)
+            position -= 1
+        return found
+
+    def tool_names(self, start: int, stop: int) -> list[tuple[str, list[int]]]:
+        """The tools whose results are in ``[start, stop)``, each with those positions."""
+        found = []
+        for name, positions in self._tool_names.items():
+            lo, hi = bisect_left(positions, start), bisect_left(positions, stop)
+            if hi > lo:
+                found.append((name, positions[lo:hi]))
+        return found
 
     def tool_results(self, words: Iterable[str], start: int, stop: int) -> list[int]:
         """Positions in range of tool results whose tool name has one of ``words``, in order."""
@@ -635,10 +400,72 @@ class EvidenceIndex:
         return sorted(found)
 
     def facts(self, position: int) -> MessageFacts:
+        """What the message at ``position`` says of each thing (read once, kept).
+
+        A tool result is also about what its call asked for: the entities of the call's
+        arguments that the result does not name get the levels it reports of itself (the
+        exit code of the script it ran, the HTTP status of the URL it fetched), and are its
+        subject when it has none; what the call asked is a lesser fact of that subject.
+        (Not the result's status: a page delivered for an incident says nothing of the
+        incident.)"""
         found = self._facts.get(position)
         if found is None:
-            found = self._facts[position] = message_facts(self.text(position))
+            found = message_facts(self.text(position))
+            if O.is_getter(self.messages[position].tool_name):
+                found = without_log_outcomes(found)
+            error = self.messages[position].error
+            if error is not None and not any(
+                f.kind == A.STATUS and f.value in F.ERROR_FAMILIES for f in found.own
+            ):  # a result that reports an error failed, whatever else it says
+                found.own.append(Fact(A.STATUS, "failed", error, None, 3))
+            asked = self.asked(position)
+            if asked:
+                text = self.text(position)
+                levels = [f for f in found.own if f.kind == A.LEVEL]
+                for key, written in asked.items():
+                    named = written in text  # the result speaks of it: its outcome is its
+                    own = found.own if named else levels
+                    if key not in found.entities and own:
+                        found.entities[key] = list(own)
+                found.subject = found.subject or list(asked)
+            if found.subject and self.messages[position].role == "tool":
+                # what the call asked is a fact of what the result is about (a lesser one)
+                for key, facts in asked_facts(self.call_args(position)).items():
+                    for fact in facts:
+                        found.add(found.subject, fact)
+                    found.entities.setdefault(key, []).extend(facts)
+            self._facts[position] = found
         return found
+
+    def asked(self, position: int) -> dict[str, str]:
+        """The entities a tool result's call named in its arguments (the call just before),
+        each as written there."""
+        message = self.messages[position]
+        if message.role != "tool" or position == 0 or not self.messages[position - 1].call_names:
+            return {}
+        keys: dict[str, str] = {}
+        for line in self.text(position - 1).splitlines():
+            if line.startswith("→ "):
+                for atom in A.extract_atoms(line[:4000]):
+                    if atom.kind in A.ENTITY_KINDS:
+                        keys.setdefault(entity_key(atom), atom.text)
+        return keys
+
+    def result_of(self, position: int, stop: int) -> int | None:
+        """The tool result that answers the call message at ``position`` (the next message),
+        when it is in range."""
+        if not self.messages[position].call_names or position + 1 >= stop:
+            return None
+        return position + 1 if self.messages[position + 1].role == "tool" else None
+
+    def call_args(self, position: int) -> str:
+        """The argument text of the call a tool result answers (``""`` when none)."""
+        message = self.messages[position]
+        if message.role != "tool" or position == 0 or not self.messages[position - 1].call_names:
+            return ""
+        return "\n".join(
+            line for line in self.text(position - 1).splitlines() if line.startswith("→ ")
+        )
 
     # ------------------------------------------------------------ atom lookups
 
@@ -743,6 +570,8 @@ class EvidenceIndex:
         target = A.needle(atom)
         if atom.kind == "lemma":
             return target in text or target.capitalize() in text or target.upper() in text
+        if atom.kind in (A.HANDLE, A.NAME, LABEL):
+            return _word_in(target, text.lower())
         haystack = text
         if target not in text:
             if (atom.kind == A.EMAIL and "@" in text) or (atom.kind == A.URL and "://" in text):
@@ -812,13 +641,21 @@ def _count_in_message(text: str, number: int, stem: str) -> bool:
             continue
         if digits.search(line) or any(re.search(rf"\b{w}\b", lowered) for w in words):
             return True
-    items = re.findall(r"(?m)^\s*(?:\d+[.)]|[-*•])\s+\S", text)
+    items = _LIST_ITEM.findall(text)
     if len(items) == number:
         return True
     lines = [line for line in text.splitlines() if line.strip()]
-    if lines and stem in lines[0].lower():  # a listing whose header names the noun: its rows
-        return len(lines) - 1 == number
-    return False
+    if lines and stem in lines[0].lower() and len(lines) - 1 == number:
+        return True  # a listing whose header names the noun: its rows
+    facts = message_facts(text)  # a field or a column named like the noun ("RESTARTS  2")
+    return any(
+        fact.kind == "number" and fact.value == str(number) and A.singular(fact.key or "") == stem
+        for listed in facts.entities.values()
+        for fact in listed
+    )
+
+
+_LIST_ITEM: Final = lazy(r"(?m)^[ \t]*(?:\d+[.)]|[-*•])[ \t]+\S")
 
 
 def _json_count(value: Any, number: int, stem: str, depth: int = 0) -> bool:
@@ -901,4 +738,39 @@ def _token_or_window(atom: Atom, text: str, start: int, end: int) -> bool:
     for seen in A.extract_atoms(window, all_numbers=True):
         if seen.start + lo < end and seen.end + lo > start and A.supports(atom, seen):
             return True
+    return False
+
+
+_LONG_NUMBER: Final = lazy(r"(?<![\w.])(\d{4,12})(?![\w.])")
+#: The kind of a pseudo-atom: a thing a summary names that the originals know by a name
+#: (a job, a table row): ``value`` is its :func:`~foldctl.claims.facts.label_key`.
+LABEL: Final = "label"
+_CALL_ARGS: Final = lazy(r"^→ [\w.:-]+ (?P<args>\{.*\})\s*$", re.MULTILINE)
+
+
+def call_labels(calls: str) -> list[str]:
+    """The short string values of tool-call arguments (``deploy-preview``, ``prod``): the
+    names a summary may call the operation by."""
+    found: list[str] = []
+    for m in _CALL_ARGS.finditer(calls[:20_000]):
+        try:
+            args = json.loads(m.group("args"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(args, dict):
+            for value in args.values():
+                if isinstance(value, str) and 1 < len(value) <= 40 and " " not in value:
+                    found.append(value)
+    return found
+
+
+def _word_in(word: str, text: str) -> bool:
+    """Whether ``word`` occurs in ``text`` as a word of its own (not inside a longer one)."""
+    at = text.find(word)
+    while at >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(word)] if at + len(word) < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(word, at + 1)
     return False

@@ -43,8 +43,11 @@ from foldctl.parallel import map_ordered
 from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
 
-#: The finding kinds that are something wrong (``unverifiable`` is not).
+#: The finding kinds that are something wrong (``unverified`` and ``unverifiable`` are not:
+#: they say what could not be confirmed).
 WRONG: Final = ("unsupported", "contradicted", "dropped")
+#: The kinds ``verify --claims`` reports (``claim-*`` codes).
+AUDITED: Final = (*WRONG, "unverified")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,22 @@ class SummaryFinding:
     @property
     def kind(self) -> str:
         return self.finding.kind
+
+    @property
+    def wrong(self) -> bool:
+        """Whether the finding says the summary is wrong (:data:`WRONG`), not that something
+        could not be confirmed."""
+        return self.finding.kind in WRONG
+
+    def one_line(self) -> str:
+        """The finding in one line, for a caller that lists findings beside other output (the
+        summary's locator, the kind, the atom, what the originals say):
+        ``f6:0 contradicted status "approved" (originals: "pending_approval")``."""
+        x = self.finding
+        text = f"{self.frame} {x.kind} {x.atom_kind} {brief(x.atom)}"
+        if x.expected is not None and x.kind == "contradicted":
+            text += f" (originals: {brief(x.expected)})"
+        return text
 
     def as_dict(self, source: str | None = None) -> dict[str, Any]:
         f = self.finding
@@ -196,6 +215,9 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
     places = originals.places
     frame_of: dict[int, Row] = {}  # span -> the frame row that opened it
     opened: list[tuple[int, int]] = []  # (span, first evidence position)
+    # summaries whose originals were discarded, where they stand among the evidence: what
+    # an outer summary repeats from them is unverifiable, not unsupported
+    carried: list[tuple[int, EvidenceRef, str]] = []
     streams = (
         walk(graph, keep_frames=True, replays="ref", bodies=False),
         walk_floating(graph, keep_frames=True, replays="ref", bodies=False),
@@ -215,6 +237,8 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     content = event.message.get("content")
                     summary = summary_text(content) if isinstance(content, str) else ""
                     yield SummaryFinding(frame.span, event.locator, unverifiable(summary))
+                    ref = EvidenceRef(event.locator, digest(event.message))
+                    carried.append((len(index), ref, summary))
             elif isinstance(event, FoldStart):
                 if not event.reference:
                     opened.append((event.span.index, len(index)))
@@ -225,7 +249,11 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     continue  # a floating root: no summary stands for it here
                 content = row.message.get("content")
                 summary = summary_text(content) if isinstance(content, str) else ""
-                found_all = check_summary(summary, index, start=start, stop=len(index), context=0)
+                stop = len(index)
+                inside = [(ref, text) for at, ref, text in carried if start <= at <= stop]
+                found_all = check_summary(
+                    summary, index, start=start, stop=stop, context=0, carried=inside
+                )
                 for found in found_all:
                     yield SummaryFinding(span, row.locator, found, _line(originals, found))
 
@@ -273,7 +301,7 @@ class ClaimsResult:
     @property
     def wrong(self) -> int:
         """Findings of the three kinds that say a summary is wrong (not unverifiable)."""
-        return sum(1 for _, fs in self.sources for f in fs if f.kind in WRONG)
+        return sum(1 for _, fs in self.sources for f in fs if f.wrong)
 
 
 CLAIM_COLUMNS: Final = (
@@ -377,12 +405,17 @@ def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
     out: list[AuditFinding] = []
     for f in check_graph(graph):
         x = f.finding
-        if x.kind not in WRONG:
+        if x.kind not in AUDITED:
             continue
         if x.kind == "contradicted":
             what = f"says {brief(x.atom)} where the originals say {brief(x.expected)}"
         elif x.kind == "dropped":
             what = f"does not mention the error {brief(x.atom)}"
+        elif x.kind == "unverified":
+            what = (
+                f"gives {x.atom_kind} {brief(x.atom)} as worked out, which does not follow "
+                "from its originals"
+            )
         else:
             what = f"gives {x.atom_kind} {brief(x.atom)}, which appears nowhere in its originals"
         of = "no span" if f.span is None else f"span {f.span}"

@@ -8,9 +8,9 @@ whether it reports an error.  Both can be read from the JSON string as stored:
 * A JSON string without ``\\u`` escapes has the same runs of ASCII digits and
   dots as the text it decodes to (the other escapes stand for characters that
   are neither), so its tokens are the text's.
-* :func:`~foldctl.claims.atoms.may_report_error` says from the same bytes
+* :func:`~foldctl.claims.failures.may_report_error` says from the same bytes
   whether a tool result may report an error; only then is the text decoded and
-  read by :func:`~foldctl.claims.atoms.error_line`, as :func:`index_message`
+  read by :func:`~foldctl.claims.failures.error_line`, as :func:`index_message`
   does.
 
 :func:`index_stored` gives exactly what :func:`index_message` gives the
@@ -29,7 +29,7 @@ from typing import Final
 import msgspec
 import orjson
 
-from foldctl.claims import atoms as A
+from foldctl.claims import failures as F
 from foldctl.claims.index import NUMBER_TOKENS, MessageAtoms, number_runs, reported_error
 from foldctl.jsoncodec import find_unicode_escape
 from foldctl.lazyre import lazy
@@ -96,9 +96,9 @@ def index_stored(
         tokens += args.translate(NUMBER_TOKENS).split()
     runs = number_runs(tokens, wanted)
     error = kind = None
-    if tool and A.may_report_error(content):  # a maybe: read the text itself
+    if tool and F.may_report_error(content):  # a maybe: read the text itself
         try:
-            error, kind = reported_error(orjson.loads(content))
+            error, kind = reported_error(orjson.loads(content), None, False, stored.toolName)
         except orjson.JSONDecodeError:
             return None
     names = tuple(call.name for call in calls)

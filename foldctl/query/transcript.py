@@ -44,7 +44,7 @@ class Transcript:
 
     def __post_init__(self) -> None:
         for f in self.claims or ():
-            if f.finding.kind == "unverifiable" or f.span is None:
+            if f.finding.atom_kind == "summary" or f.span is None:  # a whole summary, unread
                 self._by_frame.setdefault(f.frame, []).append(f)
             else:
                 self._by_span.setdefault(f.span, []).append(f)

@@ -18,8 +18,11 @@ SAYS: Final = {
     "contradicted": "the originals say otherwise",
     "dropped": "an error in the originals that the summary does not mention",
     "unsupported": "appears nowhere in what the summary stands for",
+    "unverified": "said to be worked out from the originals, and it does not follow from them",
     "unverifiable": "no retained originals to check against",
 }
+#: an ``unverifiable`` finding about one fact, not a whole summary
+_CARRIED: Final = "carried over from a summary whose originals were discarded"
 _EXCERPT = 240
 
 if TYPE_CHECKING:
@@ -39,18 +42,37 @@ def marked(f: SummaryFinding, left: str, right: str) -> str:
     return f"{before}{left}{atom}{right}{after}".replace("\n", " ")
 
 
+def says(f: SummaryFinding) -> str:
+    """What a finding's kind means, in words."""
+    x = f.finding
+    if x.kind == "unverifiable" and x.atom_kind != "summary":
+        return _CARRIED
+    return SAYS[x.kind]
+
+
+def cites(f: SummaryFinding) -> bool:
+    """Whether a finding has originals to cite (a whole summary whose originals were
+    discarded has none; a fact carried over from it cites that summary)."""
+    return f.finding.kind != "unverifiable" or bool(f.finding.evidence)
+
+
 def cited(f: SummaryFinding) -> str:
     """The originals a finding rests on: the locators of its evidence, or for an
-    unsupported atom how many messages were searched."""
+    unsupported or unverified atom how many messages were searched."""
     x = f.finding
     refs = [r.locator for r in x.evidence]
-    if x.kind == "unsupported":
+    if x.kind in ("unsupported", "unverified"):
         ends = " … ".join(dict.fromkeys(refs))
         return f"searched {x.searched} message(s){f' ({ends})' if ends else ''}"
     return ", ".join(refs[:6]) + (f" and {len(refs) - 6} more" if len(refs) > 6 else "")
 
 
-_STYLE: Final = {"contradicted": "bold red", "dropped": "red", "unsupported": "yellow"}
+_STYLE: Final = {
+    "contradicted": "bold red",
+    "dropped": "red",
+    "unsupported": "yellow",
+    "unverified": "cyan",
+}
 
 
 def finding_lines(f: SummaryFinding, head: str, unicode: bool, indent: str = "") -> Iterator[Line]:
@@ -63,7 +85,7 @@ def finding_lines(f: SummaryFinding, head: str, unicode: bool, indent: str = "")
         (indent + head, "magenta"),
         (f"{x.kind} ", _STYLE.get(x.kind, "dim")),
         (f"{x.atom_kind} {truncate(visible(x.atom), 80)!s}", "bold"),
-        (f"  (summary of {span}: {SAYS[x.kind]})", "dim"),
+        (f"  (summary of {span}: {says(f)})", "dim"),
     ]
     sentence = marked(f, "[[", "]]")
     if sentence:
@@ -72,5 +94,5 @@ def finding_lines(f: SummaryFinding, head: str, unicode: bool, indent: str = "")
         yield [(f"{indent}    originals: ", "dim"), (visible(x.expected), "bold")]
     if f.line:
         yield [(f"{indent}    {arrow}", "dim"), (visible(f.line), None)]
-    if x.kind != "unverifiable":
+    if cites(f):
         yield [(f"{indent}    evidence: ", "dim"), (cited(f), None)]

@@ -3,6 +3,7 @@ in the summary's sentence, and the original's line beside it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from foldctl.claims.record import ClaimsResult
@@ -14,20 +15,23 @@ from foldctl.termsafe import visible
 
 
 def _lines(result: ClaimsResult, unicode: bool) -> Iterator[Line]:
-    total = 0
+    counted: Counter[str] = Counter()
     for source, findings in result.sources:
         for f in findings:
-            total += 1
+            x = f.finding
+            counted[x.kind if x.atom_kind != "summary" else "summary"] += 1
             yield from finding_lines(f, f"{visible(source)}:{f.frame}: ", unicode)
     checked = len(result.sources)
     wrong = result.wrong
-    yield [
-        (
-            f"{checked} source(s) checked; {wrong} finding(s) that a summary is wrong; "
-            f"{total - wrong} summary(ies) unverifiable",
-            "bold" if wrong else "green",
-        )
-    ]
+    line = (
+        f"{checked} source(s) checked; {wrong} finding(s) that a summary is wrong; "
+        f"{counted['summary']} summary(ies) unverifiable"
+    )
+    if counted["unverified"]:
+        line += f"; {counted['unverified']} worked-out value(s) unverified"
+    if counted["unverifiable"]:
+        line += f"; {counted['unverifiable']} fact(s) carried over unverifiable"
+    yield [(line, "bold" if wrong else "green")]
 
 
 def claims(result: ClaimsResult, output: Output) -> None:

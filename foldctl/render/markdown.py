@@ -17,7 +17,7 @@ from foldctl.model import Message
 from foldctl.query.records import Overview
 from foldctl.query.transcript import Transcript
 from foldctl.render import Output
-from foldctl.render.claim_notes import cited, marked
+from foldctl.render.claim_notes import cited, cites, marked
 from foldctl.render.fields import call_rest, content_text, other_fields, pretty, tool_calls
 from foldctl.render.sink import markdown_lines
 from foldctl.termsafe import visible
@@ -124,7 +124,7 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
 NEST_DEPTH: Final = 4
 
 
-def header(facts: dict[str, Any], claims: Sequence[object] | None = None) -> Iterator[str]:
+def header(facts: dict[str, Any], claims: Sequence[SummaryFinding] | None = None) -> Iterator[str]:
     """The head of a transcript, so a pasted transcript stands alone."""
     yield f"# Transcript of {code(str(facts['runId']))}"
     yield ""
@@ -140,7 +140,7 @@ def header(facts: dict[str, Any], claims: Sequence[object] | None = None) -> Ite
         "marked as a claim, before the originals it stands for"
     )
     if claims is not None:
-        wrong = sum(1 for f in claims if getattr(f, "kind", "") != "unverifiable")
+        wrong = sum(1 for f in claims if f.wrong)
         yield (
             f"- each summary was checked against its originals (`foldctl claims`): {wrong} "
             f"finding(s) that a summary is wrong, listed under it"
@@ -194,7 +194,7 @@ def claim_items(f: SummaryFinding) -> Iterator[str]:
         yield f"  - originals: {code(x.expected)}"
     if f.line:
         yield f"  - original line: {code(f.line)}"
-    if x.kind != "unverifiable":
+    if cites(f):
         yield f"  - evidence: {inline(cited(f))}"
 
 
@@ -223,7 +223,7 @@ def _claim(
         yield ""
     if not checked:
         return
-    wrong = [f for f in findings if f.kind != "unverifiable"]
+    wrong = [f for f in findings if f.wrong]
     if not findings:
         yield "Claims check: nothing found wrong in this summary."
     elif wrong:

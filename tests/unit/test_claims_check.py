@@ -14,6 +14,7 @@ from foldctl.claims import (
     DROPPED,
     UNSUPPORTED,
     UNVERIFIABLE,
+    UNVERIFIED,
     ClaimFinding,
     EvidenceIndex,
     EvidenceRef,
@@ -405,8 +406,7 @@ def test_a_huge_message_is_read_in_part() -> None:
 # --------------------------------------------------------------------------- known limits
 
 
-@pytest.mark.xfail(strict=True, reason="dates in prose lines are not given to entities")
-def test_limit_a_date_swapped_between_rows_of_a_table() -> None:
+def test_a_date_swapped_between_rows_of_a_table_is_contradicted() -> None:
     index = evidence("CH-5531  2026-03-14  captured\nCH-5532  2026-03-15  captured")
     assert kinds(check_summary("CH-5531 was captured on March 15, 2026.", index)) == [
         (CONTRADICTED, "2026-03-15")
@@ -480,3 +480,41 @@ def test_an_index_reading_its_originals_finds_what_one_keeping_the_text_finds() 
 def test_an_index_without_originals_refuses_a_message_without_its_reference() -> None:
     with pytest.raises(ValueError, match="needs each message's ref"):
         EvidenceIndex().add(None, index_message("RF-9120 approved"))
+
+
+def test_check_graph_gives_each_finding_one_line_for_a_default_listing() -> None:
+    """The RF-9120 contradiction of the demo, as a command lists it beside other output."""
+    if not (SAMPLES / "nested_chain.json").is_file():
+        pytest.skip("sample checkpoint not present")
+    import foldctl
+    from foldctl.claims.record import check_graph
+
+    graph = foldctl.open(str(SAMPLES / "nested_chain.json")).graph
+    lines = [f.one_line() for f in check_graph(graph)]
+    assert lines == [
+        'f6:0 contradicted status "approved" (originals: "pending_approval")',
+        'h1 contradicted status "approved" (originals: "pending_approval")',
+    ]
+
+
+def test_a_value_said_to_be_worked_out_that_does_not_follow_is_unverified() -> None:
+    index = evidence("page 0: 1,200 rows\npage 1: 800 rows")
+    assert check_summary("Together the pages hold 2,000 rows.", index) == []  # it adds up
+    (finding,) = check_summary("Together the pages hold 2,500 rows.", index)
+    assert (finding.kind, finding.normalised) == (UNVERIFIED, "2500 row")
+    assert finding.expected is not None and "together" in finding.expected
+    # said without a word that it was worked out, a number that is nowhere is unsupported
+    assert kinds(check_summary("The pages hold 2,500 rows.", index)) == [(UNSUPPORTED, "2500 row")]
+
+
+def test_what_a_summary_carries_over_from_a_discarded_one_is_unverifiable() -> None:
+    index = evidence("refund RF-9120 created\nstatus: pending_approval")
+    carried = [(EvidenceRef("f1:0"), "charge CH-5532 of $480 was captured twice.")]
+    found = check_summary(
+        "CH-5532 ($480) was refunded as RF-9120, pending.", index, carried=carried
+    )
+    assert {(f.kind, f.normalised) for f in found} == {
+        (UNVERIFIABLE, "CH5532"),
+        (UNVERIFIABLE, "USD 480"),
+    }
+    assert all(f.evidence == (EvidenceRef("f1:0"),) for f in found)

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from foldctl.claims import atoms as A
+from foldctl.claims import failures as F
 from foldctl.claims.index import MessageAtoms, index_message, wanted_tokens
 from foldctl.claims.record import _evidence_of, check_graph, summary_texts
 from foldctl.claims.stored import index_stored
@@ -234,8 +234,8 @@ def test_the_error_probe_never_misses_an_error(text: str) -> None:
     quoted = orjson.dumps(text)
     if b"\\u" in quoted:
         return  # such a message is decoded, never probed
-    if A.error_line(text) is not None:
-        assert A.may_report_error(quoted), text
+    if F.error_line(text) is not None:
+        assert F.may_report_error(quoted), text
 
 
 @pytest.mark.parametrize(
@@ -248,5 +248,5 @@ def test_the_error_probe_never_misses_an_error(text: str) -> None:
     ],
 )
 def test_the_error_probe_lets_ordinary_results_through(text: str) -> None:
-    assert A.error_line(text) is None
-    assert not A.may_report_error(orjson.dumps(text))  # so they are not decoded
+    assert F.error_line(text) is None
+    assert not F.may_report_error(orjson.dumps(text))  # so they are not decoded

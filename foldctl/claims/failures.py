@@ -1,0 +1,454 @@
+"""What makes a tool result an error, what kind of error it is, and what words mention one.
+
+A tool result reports an error (for ``dropped``) when the runtime flags it, or when
+its text says so *as the result of the call*, wherever in the text that is:
+
+* its first line starts like an error (``Error:``, ``ValueError:``, ``FATAL``,
+  ``permission denied``, ``HTTP 503``, ``exit code 2`` ...), unless it is a plain
+  setting (``timeout: 30s``, ``errors: 0``);
+* it is JSON with a non-empty ``error``/``errors``/``exception``, ``ok``/``success``
+  false, a status field in a failure family, or an HTTP status of 400 or more;
+* a line of log output has the level ``ERROR``, ``FATAL``, ``CRITICAL``, ``PANIC``
+  (after nothing but a timestamp or a bracketed tag), or reads ``panic:``,
+  ``error:``, ``fatal:``; or it holds a Python traceback;
+* it gives an HTTP status of 500 or more (``HTTP/1.1 503``, ``-> HTTP 503``,
+  ``503 Service Unavailable``), 429, or any 4xx when the tool writes (``book_room``,
+  ``send_email``: its name starts with a verb that changes something);
+* it reports a non-zero exit code anywhere (``exit code 3``, ``Exit Code: 2``,
+  ``exited with code 137``), a ``status:``/``result:`` line near the top that says
+  ``FAILED``, ``error``, ``timeout``..., or failed tests at its end (``2 failed``).
+
+A row of data that *is* a failure (a table's ``failed`` backup, an alert's status) is
+not the call failing.  :func:`may_report_error` is a looser twin of every probe, read
+from the result's JSON bytes without decoding them: it may say "maybe", never "no"
+when :func:`error_line` would find an error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Final
+
+from foldctl.claims.atoms import is_status_key, normalise_key, words
+from foldctl.claims.vocab import status_family
+from foldctl.lazyre import lazy
+
+#: Error classes, most specific first: (class, pattern over lower-case text).
+ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
+    (name, lazy(pattern))
+    for name, pattern in (
+        (
+            "failed",  # a crash, whatever else the line says ("invalid memory address")
+            r"\bpanic\b|segmentation|sigsegv|oomkilled|out of memory|core dumped|"
+            r"checksum mismatch",
+        ),
+        ("timeout", r"time[sd]?[\s_-]?out|deadline exceeded|etimedout|\b504\b"),
+        ("rate_limit", r"rate[\s_-]?limit|too many requests|throttl|\b429\b|quota exceeded"),
+        (
+            "denied",
+            r"denied|forbidden|unauthori[sz]ed|not authori[sz]ed|permission|declined|rejected|"
+            r"(?<!connection )refused|not allowed|\b40[123]\b",
+        ),
+        ("not_found", r"not found|no such|does not exist|doesn't exist|unknown \w+|\b404\b"),
+        (
+            "conflict",
+            r"conflict|already exists|duplicate key|lock wait|deadlock|\b409\b|fully booked|"
+            r"slot[_ ]taken|already taken|sold out",
+        ),
+        (
+            "unavailable",
+            r"unavailable|no longer available|not available|connection reset|econnrefused|"
+            r"connection refused|bad gateway|\b50[23]\b|not delivered|undeliverable",
+        ),
+        ("invalid", r"invalid|validation|malformed|bad request|\b400\b|\b422\b"),
+    )
+)
+
+#: A tool result whose first line starts like this reports an error (unless the lookahead
+#: of ``_ERROR_HEAD`` says it is a field that reports none: ``error: 0``).
+_ERROR_HEAD_WORDS: Final = (
+    r"(?<![\w.])(?:error|err|fatal|exception|traceback|failed|failure|fail|denied|"
+    r"permission denied|access denied|forbidden|unauthori[sz]ed|timeout|timed out|"
+    r"request timed out|"
+    r"deadline exceeded|http\s?[45]\d\d|status\s?[45]\d\d|[45]\d\d (?:conflict|forbidden|"
+    r"not found|too many requests|bad request|unauthori[sz]ed|payment required|gone|"
+    r"unprocessable|internal server error|bad gateway|service unavailable|gateway timeout)|"
+    r"rate limit|too many requests|panic|"
+    r"exit (?:code|status):? [1-9]\d*|"
+    r"[\w.]*(?:error|exception))\b"
+)
+_ERROR_HEAD: Final = lazy(
+    _ERROR_HEAD_WORDS
+    + r"(?!\s*[:=]\s*(?:0|none|null|false|no|n/a|\d+\s*(?:ms|s|sec|seconds|m|min)?)?\s*$)"
+    + r"(?![ _-](?:rates?|counts?|budgets?|ratios?|percentages?|totals?)\b)",  # a metric
+)
+#: A first line in the form programs report errors in: ``curl: (28) Operation timed out``,
+#: ``user@host: Permission denied (publickey).``
+_PROGRAM_ERROR: Final = lazy(
+    rb"[a-z][\w.@:/-]{0,39}: (?:\(\d{1,4}\) )?[^\n]{0,300}?(?i:timed out|permission denied|"
+    rb"connection refused|could not resolve host|no such file or directory|fatal:|error:)"
+)
+#: A status line of the result itself (``status: FAILED``), at the start of a line.
+_OUTCOME_HEAD: Final = r"(?:status|state|result|outcome|conclusion|verdict)[ \t]*[:=]"
+_OUTCOME_LINE: Final = lazy(_OUTCOME_HEAD + r"[ \t]*(?P<value>[^\n]+)", re.IGNORECASE)
+#: Both start with a character class, so the engine skips to candidates quickly.
+_FAILED_COUNT: Final = lazy(
+    r"[1-9](?<![\w.][1-9])\d*[ ](?:failed|failing|failures|errors)\b", re.IGNORECASE
+)
+#: An exit code as tools and shells report it (``exit code 3``, ``Exit Code: 2``, ``exited
+#: with code 137``, ``EXIT STATUS 1``): the word in one of its three casings, so that a
+#: plain substring can look for it first (``may_report_error``).
+_EXIT_CODE_B: Final = lazy(
+    rb"(?<![\w])(?:exit|Exit|EXIT)(?:ed|ED)?[ \t]{1,4}(?:(?i:with)[ \t]{1,4})?"
+    rb"(?:(?i:code|status))?[ \t]{0,4}[:=]?[ \t]{0,8}(?P<code>\d{1,3})\b"
+)
+#: Families a tool's own status field reports an error with.
+ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
+
+#: A log line's level word (the line is one when only a timestamp or a tag comes before).
+_LOG_LEVEL: Final = lazy(
+    rb"\b(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG)\b|\[(?:error|crit|alert|emerg|fatal)\]"
+    rb"|(?m:^)(?:panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
+    rb"|level\"?[=:] ?\"?(?:error|fatal|critical)\b"
+)
+#: What may come before a level word on a log line: a timestamp, brackets, a tag.
+_LOG_PREFIX: Final = lazy(
+    rb"(?:[a-z][\w.@:/-]{0,40}: )?"  # a program's tag: "psql:migrate.sql:12: ERROR:"
+    rb"[\d\s:.,TZ+/()|\[\]-]{0,48}(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8}){0,2}"
+)
+#: An HTTP status given as such (``HTTP/1.1 503``, ``-> HTTP 503``); at the head of a
+#: result, a status before its reason phrase (``409 Conflict``) too (``_ERROR_HEAD``).
+_HTTP_STATUS: Final = lazy(rb"HTTP(?:/\d(?:\.\d)?)? ?(?P<code>[1-5]\d\d)\b")
+
+
+def error_class(text: str, context: str = "") -> str:
+    """The kind of an error text: ``timeout``, ``denied``, ``not_found``, ... or ``failed``.
+
+    When the error line alone says only that something failed (``status:
+    FAILED``), ``context`` (the start of the message) may say how.
+    """
+    found = _error_class(text)
+    if found == "failed" and context:
+        return _error_class(context)
+    return found
+
+
+def _error_class(text: str) -> str:
+    lowered = text.lower()
+    for name, pattern in ERROR_CLASSES:
+        if pattern.search(lowered):
+            return name
+    return "failed"
+
+
+_OUTCOME_KEYS: Final = ("status", "state", "result", "outcome", "conclusion", "verdict")
+#: The start of a line that states a result's outcome (the ``\n`` lets the engine skip
+#: straight from line to line).
+_OUTCOME_KEY: Final = (
+    "(?:" + "|".join(f"[{k[0]}{k[0].upper()}]{k[1:]}|{k.upper()}" for k in _OUTCOME_KEYS) + ")"
+)
+_OUTCOME_START: Final = lazy(f"\n{_OUTCOME_KEY}[ \t]*[:=]".encode())
+_LEADING_SPACE_B: Final = lazy(rb"\S")
+_ERROR_HEAD_B: Final = lazy(_ERROR_HEAD.pattern.encode())
+_OUTCOME_LINE_B: Final = lazy(_OUTCOME_LINE.pattern.encode(), re.IGNORECASE)
+_FAILED_VALUE: Final = lazy(r"(?i)(?:failed|error|timeout|timed out)\b")
+_LINE_MAX: Final = 200
+
+
+def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> str | None:
+    """The line of a tool result that reports the tool's own error, if it reports one.
+
+    See the module's description for what counts.  ``raw`` is ``text`` in UTF-8 when the
+    caller has it: the probes run over bytes (uniformly fast, whatever the script of the
+    text), and a pattern only runs on the part a probe points at.  ``write``: the tool
+    changes something, so any 4xx HTTP status is its failure.
+    """
+    if not text:
+        return None
+    if raw is None:
+        raw = text.encode("utf-8", "surrogatepass")
+    begin = 0
+    if raw[:1].isspace():
+        first_char = _LEADING_SPACE_B.search(raw)
+        if first_char is None:
+            return None
+        begin = first_char.start()
+    if raw[begin : begin + 1] in (b"{", b"["):
+        found = _json_error(text.lstrip())
+        if found is not None:
+            return found
+    newline = raw.find(b"\n", begin, begin + 400)
+    first = raw[begin : newline if newline >= 0 else begin + 400]
+    if _ERROR_HEAD_B.match(first.lower()) or _PROGRAM_ERROR.match(first):
+        return first.decode("utf-8", "replace").strip()[:_LINE_MAX]
+    if b"Traceback (most" in raw:
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        return lines[-1].strip()[:_LINE_MAX]
+    for probe in (_log_error, _http_error, _outcome_line, _exit_error):
+        found = probe(raw, begin, write)
+        if found is not None:
+            return found
+    tail = raw[-400:].lower()  # test runners report at the end
+    if b"failed" in tail or b"errors" in tail or b"failures" in tail:
+        part = raw[-400:].decode("utf-8", "ignore")
+        hit = _FAILED_COUNT.search(part)
+        if hit is not None:
+            return _line_at(part, hit.start())[:_LINE_MAX]
+    return None
+
+
+def _line_of(raw: bytes, index: int) -> str:
+    start = raw.rfind(b"\n", 0, index) + 1
+    end = raw.find(b"\n", index)
+    return raw[start : end if end >= 0 else len(raw)].decode("utf-8", "replace").strip()[:_LINE_MAX]
+
+
+def _log_error(raw: bytes, begin: int, write: bool) -> str | None:
+    """The first log line of level ERROR or worse (or ``panic:``, ``error:``)."""
+    for hit in _LOG_LEVEL.finditer(raw, begin):
+        line_start = raw.rfind(b"\n", 0, hit.start()) + 1
+        if raw.startswith(b"level", hit.start()):  # logfmt or JSON lines: anywhere on the line
+            return _line_of(raw, hit.start())
+        if hit.start() - line_start > 60:
+            continue
+        if _LOG_PREFIX.fullmatch(raw, line_start, hit.start()):
+            return _line_of(raw, hit.start())
+    return None
+
+
+def _http_error(raw: bytes, begin: int, write: bool) -> str | None:
+    """An HTTP status that says the call failed: 5xx, 429, or a 4xx to a write."""
+    for hit in _HTTP_STATUS.finditer(raw, begin):
+        code = int(hit.group("code"))
+        if code >= 500 or code == 429 or (write and code >= 400):
+            return _line_of(raw, hit.start())
+    return None
+
+
+def _exit_error(raw: bytes, begin: int, write: bool) -> str | None:
+    """A non-zero exit code the result reports (the last one it gives decides: ``exit code
+    0`` after a failed attempt is a success)."""
+    if b"xit" not in raw and b"XIT" not in raw:
+        return None
+    found = None
+    last_zero = -1
+    for hit in _EXIT_CODE_B.finditer(raw, begin):
+        if hit.group("code") == b"0":
+            last_zero = hit.start()
+        else:
+            found = hit
+    if found is None or last_zero > found.start():
+        return None
+    return _line_of(raw, found.start())
+
+
+def _in_json(pattern: str) -> bytes:
+    """``pattern`` as its text reads inside a JSON string: a space, tab or newline it
+    allows may be an escape there (``\\t``, ``\\n``)."""
+    return pattern.replace(r"\s", r"(?:\s|\\[tnr])").replace(r"[ \t]", r"(?:[ ]|\\t)").encode()
+
+
+#: The JSON twins of error_line's probes (see may_report_error).  The first line: the
+#: lookahead of ``_ERROR_HEAD``, which only takes matches away, is left out.
+_HEAD_JSON: Final = lazy(
+    _in_json(_ERROR_HEAD_WORDS)
+    + b"|"
+    + _in_json(_OUTCOME_HEAD)
+    + rb"|[a-z][\w.@:/-]{0,39}: ",  # _PROGRAM_ERROR
+    re.IGNORECASE,
+)
+#: ``_OUTCOME_START`` in JSON (a newline is ``\\n`` there).
+_OUTCOME_START_JSON: Final = lazy(rb"\\n" + _in_json(_OUTCOME_KEY + r"[ \t]*[:=]"))
+#: Anywhere in a result, what the log, HTTP and exit probes look for first, as plain
+#: substrings (found in C, far faster than a pattern over every byte): the upper-case
+#: words among a text's capitals alone, the rest in the text (a line start in JSON is
+#: ``\\n``; the first line is the head's).
+_ANYWHERE_CAPS: Final = lazy(rb"ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG|HTTP|XIT")
+#: Deletes every byte but the capitals A-Z (``bytes.translate``).
+_NOT_CAPITALS: Final = bytes(c for c in range(256) if not 65 <= c <= 90)
+
+
+#: A line that starts ``panic:``, ``error:``, ``fatal:`` (a pattern with a literal first:
+#: the engine looks for the ``\\n`` in C).
+_ANYWHERE_LINE: Final = lazy(rb"\\n(?:panic|error|fatal)")
+#: A level in brackets, lower case (``[error]``).
+_ANYWHERE_BRACKET: Final = lazy(rb"\[(?:error|crit|alert|emerg|fatal)\]")
+
+
+def _anywhere(quoted: bytes) -> bool:
+    return (
+        _ANYWHERE_CAPS.search(quoted.translate(None, _NOT_CAPITALS)) is not None
+        or b"xit" in quoted
+        or b"level" in quoted
+        or _ANYWHERE_LINE.search(quoted) is not None
+        or _ANYWHERE_BRACKET.search(quoted) is not None
+    )
+
+
+def may_report_error(quoted: bytes) -> bool:
+    """Whether :func:`error_line` may find an error in a text, read from the text as a JSON
+    string (``quoted``, quotes included) that holds no ``\\u`` escape, without decoding it.
+
+    False only when :func:`error_line` of the decoded text is certainly ``None``: each of
+    its probes has a looser twin here that reads the JSON bytes.  Up to the first escape
+    those are the text's UTF-8 bytes; a newline is the two bytes ``\\n``, so a window of
+    the text is at most twice as long in JSON.  A text that starts with a space, an
+    escape, ``{`` or ``[`` is always a maybe (its first line, or its JSON, is read whole).
+    """
+    end = len(quoted) - 1
+    if end <= 1:
+        return False
+    if quoted[1:2] in (b" ", b"\\", b"{", b"["):
+        return True
+    return bool(
+        _HEAD_JSON.match(quoted, 1, min(end, 401))
+        or b"Traceback (most" in quoted
+        or _OUTCOME_START_JSON.search(quoted, 1, min(end, 8193))
+        or _anywhere(quoted)
+        or _reports_at_end(quoted[max(1, end - 800) : end].lower())
+    )
+
+
+def _reports_at_end(tail: bytes) -> bool:
+    """Whether the lower-case JSON ``tail`` may hold a failed-test count."""
+    for word in (b" fail", b" errors"):  # _FAILED_COUNT: a number, a space, the word
+        at = tail.find(word)
+        while at > 0:
+            if 48 <= tail[at - 1] <= 57:
+                return True
+            at = tail.find(word, at + 1)
+    return False
+
+
+def _outcome_line(raw: bytes, begin: int, write: bool = False) -> str | None:
+    """The result's own ``status:`` line when it reports a failure (the first such line)."""
+    match = _OUTCOME_LINE_B.match(raw, begin)
+    if match is None:
+        found = _OUTCOME_START.search(raw, 0, 4096)  # a result states its outcome up top
+        if found is None:
+            return None
+        match = _OUTCOME_LINE_B.match(raw, found.start() + 1)
+        if match is None:
+            return None
+    line = match.group(0).decode("utf-8", "replace").strip()
+    value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
+    value = re.split(r"\s*(?:->|→)\s*", value.strip())[-1]
+    family = status_family(value.split("(")[0].split(",")[0])
+    if family is None and _FAILED_VALUE.match(value):
+        family = "failed"
+    return line[:_LINE_MAX] if family in ERROR_FAMILIES else None
+
+
+def _line_at(text: str, index: int) -> str:
+    start = text.rfind("\n", 0, index) + 1
+    end = text.find("\n", index)
+    return text[start : end if end >= 0 else len(text)].strip()
+
+
+_ERROR_KEYS: Final = frozenset({"error", "errors", "exception", "error_message", "fault"})
+_HTTP_KEYS: Final = frozenset({"status_code", "http_status", "code", "status", "http_code"})
+
+
+def _json_error(text: str) -> str | None:
+    if not any(
+        marker in text
+        for marker in (
+            '"error',
+            '"status',
+            '"state',
+            '"ok"',
+            '"success',
+            '"result',
+            '"outcome',
+            '"exception',
+            '"conclusion',
+            '"code',
+            '"http',
+        )
+    ):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):  # too deeply nested to be a tool's own error
+        return None
+    if isinstance(value, dict) and len(value) == 1:
+        ((only, inner),) = value.items()
+        if isinstance(inner, dict) and normalise_key(str(only)) not in _ERROR_KEYS:
+            value = inner
+    if not isinstance(value, dict):
+        return None
+    for key, item in value.items():
+        name = normalise_key(str(key))
+        if name in _ERROR_KEYS and item:
+            if isinstance(item, dict):
+                message = item.get("message") or item.get("code") or json.dumps(item)
+                return f"{key}: {message}"[:_LINE_MAX]
+            return f"{key}: {item}"[:_LINE_MAX]
+    for key, item in value.items():
+        name = normalise_key(str(key))
+        if name in ("ok", "success", "succeeded") and item is False:
+            return json.dumps(value)[:_LINE_MAX]
+        if is_status_key(name) and isinstance(item, str):
+            family = status_family(item)
+            if family in ERROR_FAMILIES:
+                return f"{key}: {item}"[:_LINE_MAX]
+        if name in _HTTP_KEYS and type(item) is int and 400 <= item <= 599:
+            return f"{key}: {item}"[:_LINE_MAX]
+    return None
+
+
+# --------------------------------------------------------------------------- mentions
+
+
+def _code(codes: str) -> str:
+    """An HTTP status code as a summary mentions one: "(429)", "HTTP 403", "status 404", "a
+    503"."""
+    return (
+        rf"\((?:http )?(?:{codes})\)|(?:http|status|code|error|an?|got|with)[\s:]{{1,3}}"
+        rf"(?:{codes})(?![\d.,]\d)\b|\b(?:{codes})(?:s\b| (?:errors?|responses?|status))"
+    )
+
+
+#: Words a summary mentions a problem with, by error class (``failed`` is the generic
+#: class).  ``weak``: words that also name metrics ("error rate 4%"): a mention only with
+#: an anchor.
+MENTION_TERMS: Final[dict[str, str]] = {
+    "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
+    r"took too long|" + _code("504|408"),
+    "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
+    "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
+    r"not allowed|blocked|lacks?|missing (?:a |the )?(?:role|permission|scope|access)|"
+    + _code("401|402|403"),
+    "not_found": r"not found|missing|no such|does(?:n't| not) exist|" + _code("404"),
+    "conflict": r"conflict\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
+    r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
+    r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
+    r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"
+    r"no \w+ left|" + _code("409"),
+    "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|"
+    r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
+    r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
+    "invalid": r"invalid|validation|malformed|bad request|" + _code("400|422"),
+    "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
+    r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
+    r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
+    r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
+    r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid)|"
+    r"not (?:yet )?(?:been )?(?:told|notified|informed)",
+    "weak": r"errors?|exception|problem|issues?|warnings?",
+}
+MENTION_PATTERN: Final = lazy(
+    "|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in MENTION_TERMS.items()),
+    re.IGNORECASE,
+)
+#: Words of an error line too common to say which error a summary means.
+COMMON_ERROR_WORDS: Final = frozenset(
+    words(
+        "error errors failed failure fatal critical warning request requests response status "
+        "service server message after while with which there could would should their about "
+        "retry retrying retried again because cannot unable timeout timed other false true "
+        "null none code exit exited process completed aborted level trace stack line info "
+        "from into this that when where what have has been was were will"
+    )
+)

@@ -1,0 +1,142 @@
+"""What tools do, by the words of their names: which verbs change something, which fetch,
+which create, and what a summary calls each operation.
+
+A tool result is about the *operation* its name says: ``get_invoice`` about the invoice,
+``create_refund`` about the refund it creates, ``notify_customer`` about the notification
+(not the customer), ``pay_duty`` about the payment, ``kubectl`` about whatever it ran.
+A summary's clause names an operation by one of those words, a form of it
+(``booking``/``book``) or a synonym (``release`` for a deploy): :func:`names_operation`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Final
+
+from foldctl.claims.atoms import singular, words
+
+_words = words
+
+#: Tool-name verbs that change something: a 4xx answer to them is the call failing.
+WRITE_VERBS: Final = frozenset(
+    _words(
+        "create add insert post put patch update upsert delete remove send notify page book "
+        "reserve pay charge refund issue submit apply deploy restore run rerun trigger start "
+        "stop restart cancel assign provision schedule push upload write set open close merge "
+        "approve reject escalate transfer move migrate rollout rollback scale"
+    )
+)
+
+
+def is_write(tool_name: str | None) -> bool:
+    """Whether a tool's name says it changes something (``book_room``, ``sendEmail``)."""
+    found = tool_words(tool_name) if tool_name else ()
+    return bool(found) and found[0] in WRITE_VERBS
+
+
+@lru_cache(maxsize=4096)
+def tool_words(name: str) -> tuple[str, ...]:
+    """The words of a tool's name, lower case (``restartPods`` -> ``restart``, ``pods``)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
+
+
+#: Tool-name words too common to tie a mention to one tool.
+GENERIC_TOOL_WORDS: Final = frozenset(
+    _words(
+        "get list run fetch read create update check query call tool api set do make find "
+        "search lookup look up show view describe send post put new add remove delete the "
+        "status info data record records item items result results v1 v2"
+    )
+)
+
+
+#: Words of a summary that name a kind of operation, grouped with the words tools name it
+#: by: a word of a group matches a tool whose operation words hold another of the group.
+SYNONYMS: Final[tuple[frozenset[str], ...]] = tuple(
+    frozenset(group.split())
+    for group in (
+        "deploy deploys deployed deployment deploying release released rollout rolled",
+        "test tests testing suite pytest jest spec specs",
+        "build builds compile compiled",
+        "migration migrations migrate migrated",
+        "backup backups restore restored restoring",
+        "payment payments pay paid paying charge charged",
+        "notification notify notified notice message sms email mail",
+        "booking book booked reservation reserve reserved",
+        "page paged paging pager oncall",
+        "sync import export",
+    )
+)
+_SYNONYM_OF: Final[dict[str, frozenset[str]]] = {w: g for g in SYNONYMS for w in g}
+#: Tool-name verbs that fetch: the tool's result is about its object (``get_invoice``).
+GETTERS: Final = frozenset(
+    _words(
+        "get list fetch read lookup look describe show query search track check find view "
+        "count inspect load retrieve poll watch"
+    )
+)
+#: Tool-name verbs that create: the result is the thing created (``create_refund``).
+CREATORS: Final = frozenset(
+    _words("create add open issue submit new make schedule start run file raise scan")
+)
+#: Verbs whose noun a summary uses (``pay`` -> ``payment``).
+_VERB_NOUNS: Final[dict[str, tuple[str, ...]]] = {
+    "pay": ("payment", "paid", "paying"),
+    "send": ("sending", "sent"),
+    "run": ("running", "ran"),
+    "page": ("paging", "paged"),
+}
+
+
+def is_getter(tool_name: str | None) -> bool:
+    """Whether a tool's name says it fetches (``read_log``, ``get_invoice``)."""
+    found = tool_words(tool_name) if tool_name else ()
+    return bool(found) and found[0] in GETTERS
+
+
+def operation_words(tool: str) -> frozenset[str]:
+    """The words a summary may name a tool's operation by: a getter's or creator's object
+    (``get_invoice`` -> invoice, ``create_refund`` -> refund), another verb itself and its
+    noun (``notify_customer`` -> notify, not customer; ``pay_duty`` -> pay, payment), a
+    tool named by a noun all its words (``kubectl``, ``http_check``)."""
+    found = tool_words(tool)
+    if not found:
+        return frozenset()
+    head = found[0]
+    if head in GETTERS or head in CREATORS:
+        chosen = found[1:] or found
+    elif head in WRITE_VERBS:
+        chosen = (head, *_VERB_NOUNS.get(head, ()))
+    else:
+        chosen = found
+    return frozenset(w for w in chosen if w not in GENERIC_TOOL_WORDS or head not in GETTERS)
+
+
+def same_stem(word: str, other: str) -> bool:
+    """Whether two words name the same thing (``booking``/``book``, ``logs``/``log``)."""
+    if word == other or singular(word) == singular(other):
+        return True
+    short, long_ = sorted((word, other), key=len)
+    if len(short) >= 3 and long_.startswith(short) and long_[len(short) :] in _SUFFIXES:
+        return True  # book/booking, deploy/deployment, pay/payment
+    return len(short) >= 5 and short[:5] == long_[:5] and len(long_) - len(short) <= 6
+
+
+#: Endings that make another form of the same word.
+_SUFFIXES: Final = frozenset(
+    _words("s es ed d ing ings ment ments ion ions er ers ies y al ation ations")
+)
+
+
+def names_operation(clause_words: Iterable[str], tool: str) -> bool:
+    """Whether a clause names a tool's operation (a word of it, a stem, a synonym)."""
+    operation = operation_words(tool)
+    for word in clause_words:
+        group = _SYNONYM_OF.get(word)
+        for op in operation:
+            if same_stem(word, op) or (group is not None and op in group):
+                return True
+    return False
