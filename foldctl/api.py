@@ -225,6 +225,7 @@ class Conversation:
         message = self.graph.container_messages(place.container)[place.frame_index]
         content = message.get("content")
         return summary_text(content) if isinstance(content, str) else None
+
     def locators(self) -> list[str]:
         """Every name ``expand --only`` takes here, without reading a message: each
         message's locator (``h0``..., ``f3:0``...) and each span (``f3``), in stored order
@@ -666,6 +667,8 @@ def sessions_in(
             yield {**row, "runtime": None if row["error"] else "agentfootprint"}
 
     return SessionListing(Rows(rows), ALL_COLUMNS, (*TEXT_COLUMNS, "error"), store=top)
+
+
 def session_sources(store: str | os.PathLike[str]) -> list[str]:
     """``STORE.db#SESSION_ID`` for each session of a SQLite session store, newest first,
     without reading any session (what completion offers; :func:`sessions` reads them)."""
