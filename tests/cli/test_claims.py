@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from tests.support import SAMPLES, jsonl, run_cli
+from tests.support.builders import T0, call, clean, frame, result, span, user
 
 NESTED = str(SAMPLES / "nested_chain.json")
 
@@ -79,3 +83,59 @@ def test_claims_takes_jobs_and_exclude_as_every_command_of_directories(tmp_path:
     left = run_cli("claims", str(SAMPLES), "-f", "jsonl", "--exclude", "nested_chain*")
     assert not any(r["source"].endswith("nested_chain.json") for r in jsonl(left.stdout))
     assert {r["source"] for r in jsonl(left.stdout)} < {r["source"] for r in every}
+
+
+def _written(tmp_path: Path, doc: dict[str, Any]) -> str:
+    path = tmp_path / "case.json"
+    path.write_bytes(orjson.dumps(doc))
+    return str(path)
+
+
+def test_a_worked_out_value_that_does_not_follow_is_listed_and_never_counted_wrong(
+    tmp_path: Path,
+) -> None:
+    doc = clean()
+    doc["folded"][1]["messages"][2]["content"] = "page 0: 1,200 rows\npage 1: 800 rows"
+    summary = frame(3, 3, "Looked up pages 0 and 1; together they hold 2,500 rows.")
+    doc["history"][1]["content"] = summary
+    doc["folded"][1] = span(
+        summary,
+        doc["folded"][1]["messages"],
+        count=3,
+        iteration=3,
+        at=T0 + 2000,
+        stages=["compact#47", "tool-calls#46"],
+    )
+    source = _written(tmp_path, doc)
+    checked = run_cli("claims", source)
+    assert checked.exit_code == 0, checked.stdout
+    assert "h1: unverified count 2,500 rows" in checked.stdout
+    assert checked.stdout.rstrip().endswith("; 1 worked-out value(s) unverified")
+    page = run_cli("expand", source, "-f", "markdown", "--no-pager").stdout
+    assert "(`foldctl claims`): 0 finding(s) that a summary is wrong" in page
+    assert "- **unverified** count `2,500 rows` — summary `h1` of span 1" in page
+    assert "that this summary is wrong" not in page
+
+
+def test_what_a_summary_carries_over_from_a_discarded_one_is_listed_under_it(
+    tmp_path: Path,
+) -> None:
+    """Span 0 was discarded; span 1's summary repeats its charge: unverifiable, shown
+    under span 1's summary and citing the discarded one."""
+    doc = clean()
+    inner = frame(2, 2, "Charged CH-5532 $480.00 for order 7731.", "discard")
+    outer = frame(3, 3, "Charge CH-5532 of $480.00 was made; looked up page 1.")
+    doc["folded"][0] = span(inner, None, count=2, iteration=2, at=T0 + 1000, stages=["t#23"])
+    doc["folded"][1] = span(
+        outer, [user(inner), call(1), result(1)], count=3, iteration=3, at=T0 + 2000, stages=[]
+    )
+    doc["history"][1] = user(outer)
+    source = _written(tmp_path, doc)
+    rows = jsonl(run_cli("claims", source, "-f", "jsonl").stdout)
+    carried = [(r["frame"], r["atom"], r["evidence"][0]["locator"]) for r in rows if r["evidence"]]
+    assert carried == [("h1", "CH-5532", "f1:0"), ("h1", "$480.00", "f1:0")]
+    assert {r["kind"] for r in rows} == {"unverifiable"}
+    page = run_cli("expand", source, "-f", "markdown", "--no-pager").stdout
+    outer_fold, inner_frame = page.split("### `f1:0` user", 1)
+    assert "- **unverifiable** id `CH-5532` — summary `h1` of span 1" in outer_fold
+    assert "- **unverifiable** summary `Charged CH-5532" in inner_frame
