@@ -31,6 +31,7 @@ from foldctl.load.exact import (
     check_history,
     check_message,
     check_original_input,
+    json_path,
     load_document,
     type_name,
 )
@@ -319,23 +320,23 @@ def exact_verdict(whole: Any, source: str, error: InputError) -> InputError:
     return error
 
 
-def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
+def _decode(buffer: Any) -> tuple[Shape, _Conversation] | None:
     for decoder in _DECODERS:
         try:
             document = decoder.decode(buffer)
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             continue
         if isinstance(document, _Conversation):
-            return "checkpoint", document, ""
+            return "checkpoint", document
         if isinstance(document, _ConversationEnvelope):
             if not _opaque_ok(document.savedAt):
                 return None
-            return "conversation-v1", document.data, "data."
+            return "conversation-v1", document.data
         assert isinstance(document, _PausedEnvelope)
         data = document.data
         if not all(_opaque_ok(v) for v in (document.savedAt, data.checkpoint, data.pending)):
             return None
-        return "flowchart-v1", data.conversation, "data.conversation."
+        return "flowchart-v1", data.conversation
     return None
 
 
@@ -392,7 +393,8 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     decoded = _decode(buffer)
     if decoded is None:
         return None
-    shape, conv, prefix = decoded
+    shape, conv = decoded
+    prefix = json_path(shape)
     try:
         history = orjson.loads(memoryview(conv.history))
         original = orjson.loads(memoryview(conv.originalInput))
@@ -405,8 +407,8 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
         return None
     if jsoncodec.has_wide_float([history, original, optional]):
         return None  # the exact path decides whether a long number was written
-    history = check_history(history, source, prefix.rstrip("."))
-    original_message = check_original_input(original, source, prefix.rstrip("."))
+    history = check_history(history, source, prefix)
+    original_message = check_original_input(original, source, prefix)
     spans: list[Span] = []
     # A run id or model repeats across thousands of spans: one string each, not one per span.
     shared: dict[str, str] = {}
@@ -416,7 +418,7 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     for index, s in enumerate(conv.folded or ()):
         messages: RawMessages | None = None
         if s.messages is not UNSET:
-            path = f"{prefix}folded[{index}].messages"
+            path = json_path(shape, f"folded[{index}].messages")
             frames = _frames(s.messages, source, path, one_key_each)
             messages = RawMessages(s.messages, frames, source, path, buffer, escape_free)
         spans.append(

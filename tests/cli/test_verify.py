@@ -18,7 +18,7 @@ import pytest
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import CODES, SEVERITIES, Finding
 from foldctl.fingerprint import fnv1a32
-from foldctl.graph.label import parse_label
+from foldctl.formats.agentfootprint import parse_label
 from foldctl.graph.resolve import detect_scheme, resolve
 from foldctl.load.checkpoint import load_bytes
 from foldctl.load.exact import load_document

@@ -31,6 +31,7 @@ FLOORS: dict[str, int] = {
     "sources": 1,
     "parallel": 1,
     "load": 2,
+    "formats": 2,
     "graph": 3,
     "audit": 4,
     "claims": 5,
