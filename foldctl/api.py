@@ -53,7 +53,7 @@ class Conversation:
         return self.graph.checkpoint.source
 
     @property
-    def history(self) -> list[Message]:
+    def history(self) -> Sequence[Message]:
         """The live window, oldest first."""
         return self.graph.checkpoint.history
 

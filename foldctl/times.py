@@ -30,3 +30,8 @@ def iso_ms(text: object) -> int | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return round(moment.timestamp() * 1000)
+
+
+def iso_recorded(epoch_ms: int | float | None) -> str | None:
+    """:func:`iso_utc` of a time the input recorded, None when it did not."""
+    return None if epoch_ms is None else iso_utc(epoch_ms)

@@ -30,7 +30,7 @@ def json_path(shape: str, path: str = "") -> str:
     """The JSON path in the file of ``path`` within the conversation (``history[3]``,
     ``folded[2].model``) for a checkpoint of ``shape``: the one map from an envelope to its
     conversation (``data.conversation.history[3]`` in a paused run)."""
-    return _join(_CONVERSATION[shape], path)
+    return _join(_CONVERSATION[shape], path) if path else _CONVERSATION[shape]
 
 
 def check_history(value: Any, source: str, conversation_path: str) -> list[Message]:

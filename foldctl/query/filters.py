@@ -39,9 +39,10 @@ class FoldFilter:
             return False
         if self.runs and span.run_id not in self.runs:
             return False
-        if self.since_ms is not None and span.folded_at_ms < self.since_ms:
-            return False
-        return self.until_ms is None or span.folded_at_ms <= self.until_ms
+        at = span.folded_at_ms
+        if self.since_ms is not None and (at is None or at < self.since_ms):
+            return False  # a fold whose time is not recorded passes no time filter
+        return self.until_ms is None or (at is not None and at <= self.until_ms)
 
     def selects(self, span: Span) -> bool:
         """A row of ``spans``: its facts pass and, with ``spans``, it is one of them."""

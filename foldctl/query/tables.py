@@ -25,6 +25,8 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import Finding
 from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
+from foldctl.errors import InputError
+from foldctl.formats import registry as formats
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
@@ -38,6 +40,7 @@ from foldctl.graph.walk import (
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
+from foldctl.schemas.parquet import FORMAT as PARQUET_FORMAT
 from foldctl.schemas.parquet import TABLES
 from foldctl.sources.files import Buffer, RawSource, SourceSpec, read_bytes
 
@@ -113,9 +116,13 @@ def empty_columns(table: str) -> Columns:
     return {c.name: [] for c in TABLES[table]}
 
 
-def _ms(value: float) -> int | None:
+def _float(value: float | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _ms(value: float | None) -> int | None:
     """Epoch milliseconds for a timestamp column (null when no time can hold it)."""
-    if isinstance(value, bool) or not math.isfinite(value):
+    if value is None or isinstance(value, bool) or not math.isfinite(value):
         return None
     ms = math.floor(value)
     return ms if -(2**62) < ms < 2**62 else None
@@ -145,11 +152,12 @@ def message_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> int:
     source, sha = key
     chains: dict[Context, list[int]] = {}
     seq = 0
+    view = formats.view_of(graph.checkpoint)
     for stream in (walk(graph), walk_floating(graph)):
         for event in stream:
             if not isinstance(event, Row):
                 continue
-            message = event.message
+            message = view(event.message)  # the columns as its format shows it
             ctx = event.context
             own = {k: message[k] for k in _OWN_COLUMNS if isinstance(message.get(k), str)}
             rest = {k: v for k, v in message.items() if k not in own and k != "toolCalls"}
@@ -176,7 +184,7 @@ def message_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> int:
             out["fingerprint"].append(None if frame is None else frame.fingerprint)
             out["resolution"].append(None if frame is None else frame.resolution)
             out["joinsSpan"].append(None if frame is None else frame.span)
-            out["digest"].append(digest(message))
+            out["digest"].append(digest(event.message))
             seq += 1
     return seq
 
@@ -197,10 +205,10 @@ def span_table_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> Non
             "span", "fingerprint", "placement", "frame", "depth", "model", "runId",
             "iteration", "messageCount", "messagesKept", "retained", "reason",
         ):  # fmt: skip
-            out[name].append(row[name])
-        out["foldedAt"].append(_ms(row["foldedAtMs"]))
-        out["foldedAtMs"].append(float(row["foldedAtMs"]))
-        out["removedStageIds"].append(row["removedStageIds"])
+            out[name].append(row.get(name))
+        out["foldedAt"].append(_ms(row.get("foldedAtMs")))
+        out["foldedAtMs"].append(_float(row.get("foldedAtMs")))
+        out["removedStageIds"].append(row.get("removedStageIds"))
         place = graph.places[row["span"]]
         summary = None
         if place.placement == "placed" and place.frame_index is not None:
@@ -232,8 +240,8 @@ def checkpoint_row(
         "runId": cp.run_id,
         "version": cp.version,
         "checkpointedAt": _ms(cp.checkpointed_at),
-        "checkpointedAtMs": float(cp.checkpointed_at),
-        "lastCompletedIteration": float(cp.last_completed_iteration),
+        "checkpointedAtMs": _float(cp.checkpointed_at),
+        "lastCompletedIteration": _float(cp.last_completed_iteration),
         "scheme": graph.scheme,
         "schemeNote": note,
         "foldedPresent": cp.has_folded,
@@ -252,7 +260,15 @@ def stored_tables(stored: Stored, scheme: str | None = None, *, version: str) ->
     writes them); raises :class:`~foldctl.errors.FoldctlError` when they are not a
     checkpoint, or when replayed summaries would make its messages table far larger than
     the record (:func:`~foldctl.graph.walk.check_expansion`)."""
-    graph, note = join(load_stored(stored), scheme)
+    checkpoint = load_stored(stored)
+    if checkpoint.format != formats.DEFAULT:
+        raise InputError(
+            stored.name,
+            "",
+            f"is a {formats.get(checkpoint.format).title}; the export's tables "
+            f"({PARQUET_FORMAT}) hold agentfootprint checkpoints only, so it is not exported",
+        )
+    graph, note = join(checkpoint, scheme)
     check_expansion(graph, floating=True)
     key = (stored.name, stored.sha256)
     result = SourceTables(stored.name, stored.sha256, {t: empty_columns(t) for t in TABLES})

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
     Event,
@@ -18,8 +20,9 @@ from foldctl.graph.walk import (
     walk_name,
 )
 from foldctl.query.filters import NO_FILTER, FoldFilter
+from foldctl.model import Message
 from foldctl.query.records import message_object
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,8 @@ class Transcript:
     events: Iterable[Event]
     #: what a transcript's header says: source, run, checkpoint time and counts
     facts: dict[str, Any] | None = None
+    #: how the checkpoint's format shows a message (text, markdown): :mod:`foldctl.formats`
+    view: Callable[[Message], Message] = identity
 
     def records(self) -> Iterator[dict[str, Any]]:
         for event in self.events:
@@ -68,7 +73,7 @@ def transcript(
         events = itertools.chain(events, floating)
     if folds.active:
         events = _filtered(events, folds, graph)
-    return Transcript(events, transcript_facts(graph))
+    return Transcript(events, transcript_facts(graph), formats.view_of(graph.checkpoint))
 
 
 def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
@@ -79,7 +84,7 @@ def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
         "source": cp.source,
         "shape": cp.shape,
         "runId": cp.run_id,
-        "checkpointedAt": iso_utc(cp.checkpointed_at),
+        "checkpointedAt": iso_recorded(cp.checkpointed_at),
         "liveMessages": len(cp.history),
         "spans": len(spans),
         "retained": sum(1 for s in spans if s.retained == "conversation"),

@@ -3,10 +3,12 @@ headline, then each kind of difference with a count."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from foldctl import jsoncodec
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
 from foldctl.query.diff import KINDS, DiffResult
@@ -14,7 +16,10 @@ from foldctl.render import Line, Output
 from foldctl.render.delimited import csv_chunks, tsv_chunks
 from foldctl.render.sink import text_lines, write_chunks
 from foldctl.termsafe import visible
-from foldctl.times import iso_utc
+from foldctl.model import Message
+from foldctl.times import iso_recorded
+
+View = Callable[[Message], Message]
 
 _TITLES: Final = {
     "span-removed": "spans that disappeared — evidence lost",
@@ -50,10 +55,12 @@ DIFF_COLUMNS: Final = (
 )
 
 
-def _snippet(message: Any, width: int = 72) -> str:
-    """The first line of a message's content, or the tools it calls, made visible."""
+def _snippet(message: Any, view: View = identity, width: int = 72) -> str:
+    """The first line of a message's content, or the tools it calls, made visible (as its
+    format's ``view`` shows it)."""
     if not isinstance(message, dict):
         return ""
+    message = view(message)
     content = message.get("content")
     first = content.split("\n", 1)[0] if isinstance(content, str) else ""
     if not first and isinstance(message.get("toolCalls"), list):
@@ -71,7 +78,7 @@ def _short(value: Any) -> str:
     return visible(text if len(text) <= 60 else text[:59] + "…")
 
 
-def detail(d: dict[str, Any]) -> str:
+def detail(d: dict[str, Any], view: View = identity) -> str:
     """One line saying what a difference is (the ``detail`` column; wording may change)."""
     kind = d["kind"]
     if kind in ("span-removed", "span-added"):
@@ -104,7 +111,7 @@ def detail(d: dict[str, Any]) -> str:
         return f"fingerprint {d['fingerprint']}; {was}{joined}"
     if kind == "live-changed":
         return f"{', '.join(visible(f) for f in d['fields'])} changed"
-    return _snippet(d.get("message"))
+    return _snippet(d.get("message"), view)
 
 
 def csv_rows(result: DiffResult) -> Iterator[dict[str, Any]]:
@@ -113,15 +120,15 @@ def csv_rows(result: DiffResult) -> Iterator[dict[str, Any]]:
         row = dict(d)
         if d["kind"] == "live-changed":
             row["digest"] = d["newDigest"]
-        row["detail"] = detail(d)
+        row["detail"] = detail(d, formats.view_of(result.new.checkpoint))
         yield row
 
 
 def _describe(graph: FoldGraph) -> str:
     cp = graph.checkpoint
     return (
-        f"{visible(cp.source)}  run {visible(cp.run_id)}  "
-        f"checkpointed {iso_utc(cp.checkpointed_at)}  "
+        f"{visible(cp.source)}  run {visible(str(cp.run_id))}  "
+        f"checkpointed {iso_recorded(cp.checkpointed_at) or 'not recorded'}  "
         f"{len(cp.history)} live messages, {len(cp.spans)} spans"
     )
 
@@ -184,7 +191,8 @@ def diff_lines(result: DiffResult, *, unicode: bool = False) -> Iterator[Line]:
         yield []
         yield [(f"{_TITLES[kind]} ({len(group)})", "bold")]
         for d in group:
-            yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + detail(d), None)]
+            shown = detail(d, formats.view_of(result.new.checkpoint))
+            yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + shown, None)]
             yield from _changed_messages(result, d)
 
 
@@ -201,6 +209,8 @@ def _message_at(graph: FoldGraph, locator: str | None) -> Any:
 def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
     """Under a difference, each message it concerns: its locator on each side and an
     excerpt of the old and the new text."""
+    old_view = formats.view_of(result.old.checkpoint)
+    new_view = formats.view_of(result.new.checkpoint)
     if d["kind"] == "span-messages-changed":
         for r in d["removed"]:
             message = _message_at(result.old, r["locator"])
@@ -208,25 +218,25 @@ def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
             yield [
                 ("      - ", "red"),
                 (f"OLD {r['locator']} {visible(str(r['role']))}{lost}: ", "red"),
-                (_snippet(message), None),
+                (_snippet(message, old_view), None),
             ]
         for r in d["added"]:
             message = _message_at(result.new, r["locator"])
             yield [
                 ("      + ", "green"),
                 (f"NEW {r['locator']} {visible(str(r['role']))}: ", "green"),
-                (_snippet(message), None),
+                (_snippet(message, new_view), None),
             ]
     elif d["kind"] == "live-changed":
         yield [
             ("      - ", "red"),
             (f"OLD {d['oldLocator']}: ", "red"),
-            (_snippet(d["oldMessage"]), None),
+            (_snippet(d["oldMessage"], old_view), None),
         ]
         yield [
             ("      + ", "green"),
             (f"NEW {d['newLocator']}: ", "green"),
-            (_snippet(d["newMessage"]), None),
+            (_snippet(d["newMessage"], new_view), None),
         ]
 
 

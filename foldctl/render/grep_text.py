@@ -30,16 +30,22 @@ def _context(hit: HitRecord, sep: str) -> str | None:
         if joined is None:
             parts.append("a summary frame that joins no span (unresolved)")
         else:
-            model = truncate(visible(hit.frame_model or ""), MAX_CELL)
+            model = (
+                truncate(visible(hit.frame_model), MAX_CELL)
+                if hit.frame_model is not None
+                else "a model not recorded"
+            )
             parts.append(
                 f"the summary frame of span {joined}, written by {model}: "
                 f"a claim, not the conversation ({hit.frame.resolution})"
             )
     fold = hit.folded_by
     if fold is not None:
+        folder = fold.get("model")
         text = (
-            f"folded away by span {fold['span']}{sep}{truncate(visible(fold['model']), MAX_CELL)}"
-            f"{sep}{fold['foldedAt']}{sep}{fold['retained']}"
+            f"folded away by span {fold['span']}{sep}"
+            f"{truncate(visible(folder), MAX_CELL) if folder is not None else 'model not recorded'}"
+            f"{sep}{fold.get('foldedAt', 'time not recorded')}{sep}{fold['retained']}"
         )
         if hit.depth > 1:
             text += f"{sep}depth {hit.depth}, outermost span {hit.outermost}"
@@ -130,7 +136,7 @@ def _matched_lines(
 
 
 def _first_line(hit: HitRecord) -> str:
-    content = hit.message.get("content")
+    content = hit.shown.get("content")
     text = content if isinstance(content, str) else ""
     return text.split("\n", 1)[0]
 
@@ -141,7 +147,7 @@ def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
     line, with ``-`` after the locator for a neighbour, as grep marks context lines.
 
     ``unicode`` picks the separators (a terminal gets ``·`` and ``↳``, a pipe ASCII)."""
-    role_value = hit.message.get("role", "?")
+    role_value = hit.shown.get("role", "?")
     role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
     mark = "-" if hit.context else ":"
     head = f"{visible(hit.source)}{mark}{hit.locator}{mark}"

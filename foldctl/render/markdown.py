@@ -8,11 +8,14 @@ fence nor carry control characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
+from foldctl.model import Message
 from foldctl.query.records import Overview
 from foldctl.query.transcript import Transcript
 from foldctl.render import Output
@@ -50,19 +53,51 @@ def fenced(text: str, info: str = "text") -> str:
     return f"{fence}{info}\n{shown}\n{fence}"
 
 
+NOT_RECORDED = "not recorded"
+
+
+def _session_rows(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The head of the overview of a session file of another runtime."""
+    facts = doc["session"]
+    rows = [
+        ("source", f"{doc['source']} ({formats.get(doc['format']).title})"),
+        ("session", facts.get("sessionId", NOT_RECORDED)),
+        ("project", facts.get("project", NOT_RECORDED)),
+        ("runtime", facts.get("runtimeVersion", NOT_RECORDED)),
+        ("time", f"{facts.get('firstAt', '?')} .. {facts.get('lastAt', '?')}"),
+        ("lines", f"{facts['lines']} ({facts['records']} records)"),
+        ("first prompt", str(doc.get("originalInput", NOT_RECORDED))),
+        ("join", f"{doc['join']}: {doc['schemeNote']}"),
+        ("not recorded", ", ".join(doc.get("notRecorded", ()))),
+    ]
+    if "parentSession" in facts:
+        rows.insert(2, ("subagent of", str(facts["parentSession"])))
+    if doc.get("partial"):
+        rows.append(("partial", "some lines are not JSON and were left out (see verify)"))
+    return rows
+
+
 def overview(doc: dict[str, Any]) -> Iterator[str]:
     c = doc["counts"]
-    yield f"# Checkpoint {inline(doc['runId'])}"
+    name = doc.get("runId") or NOT_RECORDED
+    yield f"# {'Session' if 'session' in doc else 'Checkpoint'} {inline(name)}"
     yield ""
     yield "| field | value |"
     yield "| --- | --- |"
+    head = (
+        _session_rows(doc)
+        if "session" in doc
+        else [
+            ("source", f"{doc['source']} ({doc['shape']})"),
+            ("version", str(doc["version"])),
+            ("checkpointedAt", doc["checkpointedAt"]),
+            ("iterations", str(doc["lastCompletedIteration"])),
+            ("original input", str(doc["originalInput"])),
+            ("scheme", doc["scheme"]),
+        ]
+    )
     rows = [
-        ("source", f"{doc['source']} ({doc['shape']})"),
-        ("version", str(doc["version"])),
-        ("checkpointedAt", doc["checkpointedAt"]),
-        ("iterations", str(doc["lastCompletedIteration"])),
-        ("original input", str(doc["originalInput"])),
-        ("scheme", doc["scheme"]),
+        *head,
         ("live messages", f"{c['liveMessages']} ({c['liveFrames']} frames)"),
         ("spans", f"{c['spans']} ({c['retained']} retained, {c['discarded']} discarded)"),
         ("placement", f"{c['placed']} placed, {c['detached']} detached, {c['orphan']} orphan"),
@@ -83,9 +118,15 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
         yield (
             "  "
             * (node["depth"] - 1)
-            + f"- `{where}` span {node['span']}: {inline(node['model'])}, "
-            f"{node['messageCount']} messages, {node['retained']}, run {inline(node['runId'])}, "
-            f"iteration {node['iteration']}, {node['foldedAt']}"
+            + f"- `{where}` span {node['span']}: "
+            f"{inline(node.get('model', 'model ' + NOT_RECORDED))}, "
+            f"{node['messageCount']} messages, {node['retained']}, "
+            f"run {inline(node.get('runId', NOT_RECORDED))}, "
+            + (
+                f"iteration {node['iteration']}, {node['foldedAt']}"
+                if "iteration" in node
+                else f"{node.get('foldedAt', 'time ' + NOT_RECORDED)}, line {node.get('line')}"
+            )
         )
     found = doc.get("findings")
     if found is not None:
@@ -108,7 +149,7 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
 
 def header(facts: dict[str, Any]) -> Iterator[str]:
     """The head of a transcript, so a pasted transcript stands alone."""
-    yield f"# Transcript of {code(str(facts['runId']))}"
+    yield f"# Transcript of {code(str(facts['runId'] or NOT_RECORDED))}"
     yield ""
     yield f"- source: {code(str(facts['source']))} ({facts['shape']})"
     yield f"- checkpointed at: {facts['checkpointedAt']}"
@@ -129,14 +170,21 @@ def _fold_line(event: FoldStart) -> str:
     parts = [f"**fold: span {span.index}**"]
     if ctx.depth > 1:
         parts.append(f"depth {ctx.depth} (outermost span {ctx.outermost})")
-    parts += [
-        f"model {code(span.model)}",
-        f"{span.message_count} messages",
-        span.retained,
-        f"run {code(span.run_id)}",
-        f"iteration {span.iteration}",
-        iso_utc(span.folded_at_ms),
-    ]
+    if span.kind != "fold":
+        parts = [f"**{span.kind}: span {span.index}**", f"{span.message_count} messages"]
+    else:
+        parts += [
+            f"model {code(span.model)}" if span.model is not None else f"model {NOT_RECORDED}",
+            f"{span.message_count} messages",
+            span.retained,
+            f"run {code(span.run_id or NOT_RECORDED)}",
+        ]
+        if span.iteration is not None:
+            parts.append(f"iteration {span.iteration}")
+        at = span.folded_at_ms
+        parts.append(iso_utc(at) if at is not None else f"time {NOT_RECORDED}")
+    if span.line is not None:
+        parts.append(f"line {span.line}")
     line = " · ".join(parts)
     if event.first_frame is not None or ctx.occurrence > 1:
         line += (
@@ -149,10 +197,12 @@ def _fold_line(event: FoldStart) -> str:
     return line
 
 
-def _message(row: Row) -> Iterator[str]:
-    m = row.message
+def _message(row: Row, view: Callable[[Message], Message]) -> Iterator[str]:
+    m = view(row.message)
     role = m.get("role")
     title = f"### {code(row.locator)} {inline(role) if isinstance(role, str) else '(no role)'}"
+    if row.line is not None:
+        title += f" (line {row.line})"
     tool = m.get("toolName")
     if isinstance(tool, str):
         title += f" ({code(tool)})"
@@ -191,7 +241,12 @@ def _message(row: Row) -> Iterator[str]:
         yield ""
 
 
-def transcript(events: Iterable[Event], facts: dict[str, Any] | None = None) -> Iterator[str]:
+def transcript(
+    events: Iterable[Event],
+    facts: dict[str, Any] | None = None,
+    view: Callable[[Message], Message] = identity,
+) -> Iterator[str]:
+    """The transcript as markdown; each message as its format's ``view`` shows it."""
     if facts is not None:
         yield from header(facts)
     for event in events:
@@ -202,7 +257,7 @@ def transcript(events: Iterable[Event], facts: dict[str, Any] | None = None) -> 
             yield f"*end of span {event.span.index}*"
             yield ""
         else:
-            yield from _message(event)
+            yield from _message(event, view)
 
 
 def show(result: Overview, output: Output) -> None:
@@ -210,4 +265,4 @@ def show(result: Overview, output: Output) -> None:
 
 
 def expand(result: Transcript, output: Output) -> None:
-    markdown_lines(transcript(result.events, result.facts), output)
+    markdown_lines(transcript(result.events, result.facts, result.view), output)
