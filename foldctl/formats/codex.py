@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import msgspec
 import orjson
+from msgspec import UNSET, UnsetType
 
 from foldctl.formats import lines
 from foldctl.formats.base import Head, InputFormat
@@ -54,7 +55,7 @@ SUMMARY_PREFIX: Final = (
 class _Line(msgspec.Struct):
     timestamp: str | None = None
     type: str | None = None
-    payload: msgspec.Raw | None = None
+    payload: msgspec.Raw | UnsetType = UNSET
 
 
 _DECODE: Final = msgspec.json.Decoder(_Line).decode
@@ -70,8 +71,8 @@ def _sniff(head: Head) -> bool:
     )
 
 
-def _payload(raw: msgspec.Raw | None) -> dict[str, Any]:
-    if raw is None:
+def _payload(raw: msgspec.Raw | UnsetType) -> dict[str, Any]:
+    if isinstance(raw, UnsetType):
         return {}
     try:
         value = orjson.loads(memoryview(raw))
