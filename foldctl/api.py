@@ -27,7 +27,7 @@ from foldctl.query.grep import Hit, compile_query, hits_in
 from foldctl.query.grep import SourceFailed as _SourceFailed
 from foldctl.query.locate import locate
 from foldctl.query.records import overview
-from foldctl.query.sessions import SessionListing
+from foldctl.query.sessions import SessionFiles, SessionListing, session_files
 from foldctl.query.sessions import sessions as _sessions
 from foldctl.sources.files import RawSource, SourceSpec
 from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
@@ -69,8 +69,14 @@ class Conversation:
 
     @property
     def scheme(self) -> str:
-        """The fingerprint scheme that joined it (``fnv1a32``, ...)."""
+        """The fingerprint scheme that joined it (``fnv1a32``, ...), or the link of a format
+        that joins by its own (``uuid-chain``, ``position``)."""
         return self.graph.scheme
+
+    @property
+    def format(self) -> str:
+        """The input format it was read through (``agentfootprint``, ``claude-code``, ``codex``)."""
+        return self.graph.checkpoint.format
 
     def walk(
         self,
@@ -169,8 +175,16 @@ def diff(
     return compare(open(old, scheme=scheme).graph, open(new, scheme=scheme).graph, force=force)
 
 
-def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> SessionListing:
-    """One row per session of a SQLite session store, read in place and never changed."""
+def sessions(
+    store: str | os.PathLike[str] | None = None, *, scheme: str | None = None, jobs: int | None = 1
+) -> SessionListing | SessionFiles:
+    """One row per session: of a SQLite session store, read in place and never changed; or,
+    for a folder (``None``: ``~/.claude/projects`` and ``~/.codex/sessions`` where they
+    exist), of every Claude Code session and Codex rollout in it (project, session id,
+    parent session, first and last time, records, folds, bytes; ``note`` says where it
+    looked)."""
+    if store is None or os.path.isdir(store):
+        return session_files(None if store is None else [os.fspath(store)], jobs=jobs)
     return _sessions(os.fspath(store), scheme)
 
 

@@ -1800,14 +1800,18 @@ def samples_readme() -> str:
         "",
         "Synthetic conversation checkpoints in the exact format of the reference runtime",
         "(agentfootprint 8.2+): compact one-line JSON, raw UTF-8, the runtime's frame text,",
-        "key order and stage ids. They are generated, deterministically, by",
-        "`tools/generate.py`; nothing here came from a real conversation, and the",
-        "people, accounts and tickets are invented.",
+        "key order and stage ids; and sessions of two other runtimes, a Claude Code session",
+        "and a Codex rollout, one JSON record a line as those runtimes write them. They are",
+        "generated, deterministically, by `tools/generate.py` and",
+        "`tools/generate_sessions.py`; nothing here came from a real conversation, and the",
+        "people, accounts, projects and tickets are invented.",
         "",
         "| file | what it demonstrates |",
         "| --- | --- |",
     ]
-    for name, text in SAMPLE_DESCRIPTIONS.items():
+    from tools.generate_sessions import SESSION_DESCRIPTIONS
+
+    for name, text in {**SAMPLE_DESCRIPTIONS, **SESSION_DESCRIPTIONS}.items():
         lines.append(f"| `{name}` | {text} |")
     lines += [
         "",
@@ -1817,6 +1821,8 @@ def samples_readme() -> str:
         "foldctl show sample_checkpoints/nested_chain.json",
         "foldctl expand sample_checkpoints/nested_chain.json",
         "foldctl verify sample_checkpoints/*.json",
+        "foldctl expand sample_checkpoints/claude_code_session.jsonl",
+        "foldctl show sample_checkpoints/codex_rollout.jsonl",
         "```",
         "",
         "## Regenerating",
@@ -1835,9 +1841,12 @@ def samples_readme() -> str:
 
 def sample_files() -> dict[str, bytes]:
     """Every file of ``sample_checkpoints/`` (README included), by name."""
+    from tools.generate_sessions import sample_sessions
+
     files: dict[str, bytes] = {}
     for name, doc in sample_checkpoints().items():
         files[name] = to_bytes(doc)
+    files.update(sample_sessions())
     files["nested_chain.json.gz"] = gzip.compress(files["nested_chain.json"], mtime=0)
     files["README.md"] = samples_readme().encode("utf-8")
     return dict(sorted(files.items()))

@@ -693,7 +693,15 @@ def _note(s: _Session, p: _Pending) -> LoadNote:
 
 
 def _duplicate_notes(s: _Session) -> Iterator[LoadNote]:
-    """One note per run of consecutive lines that re-append records already written."""
+    """One note per run of consecutive lines that re-append records already written.  The
+    tail of a preserved segment, re-appended once after its summary as the runtime
+    relinks it, is no hazard and not counted."""
+    tails = {
+        b.meta.preservedSegment.tailUuid
+        for b in s.boundaries
+        if b.meta is not None and b.meta.preservedSegment is not None
+    }
+    relinked: set[int] = set()
     run: list[tuple[int, int, bool]] = []
 
     def flush() -> LoadNote:
@@ -720,6 +728,10 @@ def _duplicate_notes(s: _Session) -> Iterator[LoadNote]:
         )
 
     for copy in s.copies:
+        kept = copy[0]
+        if s.uuids[kept] in tails and kept not in relinked:
+            relinked.add(kept)
+            continue
         if run and copy[1] != run[-1][1] + 1:
             yield flush()
             run = []
@@ -810,12 +822,14 @@ def _result_text(content: Any) -> str:
 
 
 def view(record: Message) -> Message:
-    """A record as foldctl shows and searches it: ``role``; ``content``, the text of its text
-    blocks and tool results (a system record's own ``content``); ``toolCalls`` for its
-    ``tool_use`` blocks; ``toolCallId`` (``toolCallIds``) and ``isError`` for tool results;
-    ``thinkingBlocks``; then every field of the record but ``message``, and the fields of
-    ``message`` other than its role and content as ``message.<key>`` (blocks of other kinds,
-    images say, as ``message.content``)."""
+    """A record as foldctl shows and searches it: ``role`` (``tool`` for a record that only
+    answers tool calls); ``content``, the text of its text blocks and tool results (a system
+    record's own ``content``); ``toolCalls`` for its ``tool_use`` blocks; ``toolCallId``
+    (``toolCallIds``) and ``isError`` for tool results; ``thinkingBlocks``; then the rest of
+    the record in three fields, so that nothing it holds is left out: ``uuid``, ``message``
+    (the API message's other fields: id, model, stop_reason, usage, and blocks of other
+    kinds), ``record`` (every other field of the record but ``toolUseResult``, which keeps
+    its own)."""
     message = record.get("message")
     kind = record.get("type")
     if isinstance(message, dict):
@@ -868,15 +882,27 @@ def view(record: Message) -> Message:
         shown["isError"] = True
     if thinking:
         shown["thinkingBlocks"] = thinking
+    if "uuid" in record:
+        shown["uuid"] = record["uuid"]
+    api: dict[str, Any] = {}
+    if isinstance(message, dict):
+        api = {k: v for k, v in message.items() if k not in ("role", "content")}
+    elif message is not None:
+        api = {"message": message}
     if others:
-        shown["message.content"] = others
-    for key, value in record.items():
-        if key == "message" and isinstance(message, dict):
-            for inner, item in message.items():
-                if inner not in ("role", "content"):
-                    shown[f"message.{inner}"] = item
-        elif key not in shown and not (key == "content" and not isinstance(message, dict)):
-            shown[key] = value
+        api["content"] = others
+    if api:
+        shown["message"] = api
+    rest = {
+        k: v
+        for k, v in record.items()
+        if k not in ("uuid", "message", "toolUseResult")
+        and not (k == "content" and not isinstance(message, dict))
+    }
+    if rest:
+        shown["record"] = rest
+    if "toolUseResult" in record:
+        shown["toolUseResult"] = record["toolUseResult"]
     return shown
 
 

@@ -287,13 +287,35 @@ def _texts(content: Any) -> list[str]:
     return []
 
 
+def _output(output: Any) -> tuple[str, bool]:
+    """A call's output as text, and whether it says the call failed.  The runtime writes a
+    shell call's output as JSON text (``{"output": ..., "metadata": {"exit_code": ...}}``):
+    its ``output`` is the text shown (the JSON stays in the record)."""
+    if isinstance(output, dict):
+        content = output.get("content")
+        return lines.text_of(content) if content is not None else "", output.get("success") is False
+    if not isinstance(output, str):
+        return ("" if output is None else lines.text_of(output)), False
+    if output.startswith('{"output"'):
+        try:
+            decoded = orjson.loads(output)
+        except orjson.JSONDecodeError:
+            return output, False
+        if isinstance(decoded, dict) and isinstance(decoded.get("output"), str):
+            meta = decoded.get("metadata")
+            code = meta.get("exit_code") if isinstance(meta, dict) else None
+            return decoded["output"], isinstance(code, int) and code != 0
+    return output, False
+
+
 def view(record: Message) -> Message:
     """A rollout line as foldctl shows and searches it: a ``message``'s role and the text of
     its content; a call (``function_call``, ``custom_tool_call``, ``local_shell_call``,
     ``web_search_call``) as ``toolCalls``; a call's output as role ``tool`` with its
     ``toolCallId``; a ``reasoning`` item's summary text; a ``compacted`` line as the user
-    message the runtime puts in the history (its summary); then the line's ``timestamp``
-    and every payload field not shown, as ``payload.<key>``."""
+    message the runtime puts in the history (its summary); then the line's ``timestamp`` and
+    ``type`` and, as ``payload``, every field of the payload not shown above (so nothing is
+    left out)."""
     payload = record.get("payload")
     payload = payload if isinstance(payload, dict) else {}
     kind = record.get("type")
@@ -327,12 +349,13 @@ def view(record: Message) -> Message:
         used |= {"name", "arguments", "input", "action", "call_id"}
     elif item in ("function_call_output", "custom_tool_call_output"):
         output = payload.get("output")
-        text = output.get("content") if isinstance(output, dict) else output
-        shown = {"role": "tool", "content": lines.text_of(text) if text is not None else ""}
-        shown["toolCallId"] = payload.get("call_id")
-        if isinstance(output, dict) and output.get("success") is False:
+        text, failed = _output(output)
+        shown = {"role": "tool", "content": text, "toolCallId": payload.get("call_id")}
+        if failed:
             shown["isError"] = True
-        used |= {"call_id"} | ({"output"} if not isinstance(output, dict) else set())
+        used.add("call_id")
+        if output == text:  # shown whole; else the stored output stays under payload
+            used.add("output")
     elif item == "reasoning":
         summary = payload.get("summary")
         shown = {"role": "assistant", "content": "\n".join(_texts(summary))}
@@ -344,9 +367,9 @@ def view(record: Message) -> Message:
     for key, value in record.items():
         if key != "payload":
             shown.setdefault(key, value)
-    for key, value in payload.items():
-        if key not in used:
-            shown[f"payload.{key}"] = value
+    rest = {key: value for key, value in payload.items() if key not in used}
+    if rest or not isinstance(record.get("payload"), dict):
+        shown["payload"] = rest if isinstance(record.get("payload"), dict) else record.get("payload")
     return shown
 
 
