@@ -277,7 +277,10 @@ class ClaudeSession:
                 segment.append(current)
                 current = record["parentUuid"]
             segment.reverse()
-        metadata: dict[str, Any] = {"trigger": trigger, "preTokens": self.rng.randint(120000, 168000)}
+        metadata: dict[str, Any] = {
+            "trigger": trigger,
+            "preTokens": self.rng.randint(120000, 168000),
+        }
         boundary = self._record(
             "system",
             None,
@@ -362,7 +365,11 @@ class ClaudeSession:
             agent=agent,
             session_id=self.session_id,
         )
-        sub.turn(prompt, [("Searching.", [("Grep", {"pattern": "round("}, "src/payments/refund.py:41", False)])], answer)
+        sub.turn(
+            prompt,
+            [("Searching.", [("Grep", {"pattern": "round("}, "src/payments/refund.py:41", False)])],
+            answer,
+        )
         return sub
 
     def data(self) -> bytes:
@@ -432,22 +439,52 @@ class CodexRollout:
                 "type": "reasoning",
                 "summary": [{"type": "summary_text", "text": summary}],
                 "content": None,
-                "encrypted_content": "gAAAAAB" + "".join(self.rng.choice("abcdefXYZ0129") for _ in range(48)),
+                "encrypted_content": "gAAAAAB"
+                + "".join(self.rng.choice("abcdefXYZ0129") for _ in range(48)),
             },
         )
 
     def call(self, command: list[str], output: str, exit_code: int = 0) -> None:
-        call_id = "call_" + "".join(self.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") for _ in range(24))
-        args = orjson.dumps({"command": command, "workdir": self.cwd, "timeout_ms": 120000}).decode()
-        self.line("response_item", {"type": "function_call", "name": "shell", "arguments": args, "call_id": call_id})
-        body = orjson.dumps({"output": output, "metadata": {"exit_code": exit_code, "duration_seconds": round(self.rng.uniform(0.1, 9), 1)}}).decode()
-        self.line("response_item", {"type": "function_call_output", "call_id": call_id, "output": body})
+        call_id = "call_" + "".join(
+            self.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+            for _ in range(24)
+        )
+        args = orjson.dumps(
+            {"command": command, "workdir": self.cwd, "timeout_ms": 120000}
+        ).decode()
+        self.line(
+            "response_item",
+            {"type": "function_call", "name": "shell", "arguments": args, "call_id": call_id},
+        )
+        body = orjson.dumps(
+            {
+                "output": output,
+                "metadata": {
+                    "exit_code": exit_code,
+                    "duration_seconds": round(self.rng.uniform(0.1, 9), 1),
+                },
+            }
+        ).decode()
+        self.line(
+            "response_item", {"type": "function_call_output", "call_id": call_id, "output": body}
+        )
 
     def say(self, text: str) -> None:
-        self.line("response_item", {"type": "message", "role": "assistant",
-                                    "content": [{"type": "output_text", "text": text}]})  # fmt: skip
+        content = [{"type": "output_text", "text": text}]
+        self.line("response_item", {"type": "message", "role": "assistant", "content": content})
         self.line("event_msg", {"type": "agent_message", "message": text})
-        self.line("event_msg", {"type": "token_count", "info": {"total_token_usage": {"input_tokens": self.rng.randint(20000, 200000), "output_tokens": self.rng.randint(500, 9000)}}})
+        self.line(
+            "event_msg",
+            {
+                "type": "token_count",
+                "info": {
+                    "total_token_usage": {
+                        "input_tokens": self.rng.randint(20000, 200000),
+                        "output_tokens": self.rng.randint(500, 9000),
+                    }
+                },
+            },
+        )
 
     def compact(self, summary: str) -> None:
         """A local compaction: the summary prefix and the summary."""
@@ -462,7 +499,10 @@ class CodexRollout:
             {"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]}
             for t in self.user_messages
         ]
-        secret = "".join(self.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") for _ in range(320))
+        secret = "".join(
+            self.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            for _ in range(320)
+        )
         history.append({"type": "compaction", "encrypted_content": "gAAAAABo" + secret})
         self.line("compacted", {"message": "", "replacement_history": history})
         self.line("event_msg", {"type": "context_compacted"})
@@ -474,28 +514,105 @@ class CodexRollout:
 # --------------------------------------------------------------------------- the stories
 
 
+REFUND_PATH: Final = "/home/dev/payments-service/src/payments/refund.py"
+TEST_FILE: Final = (
+    "def test_partial_refund_rounding():\n"
+    "    assert refund(Money('10.005', 'EUR'), 0.5) == Money('5.00', 'EUR')\n\n"
+    "def test_refund_currency_jpy():\n"
+    "    assert refund(Money('1001', 'JPY'), 0.5) == Money('501', 'JPY')"
+)
+REFUND_FILE: Final = (
+    "def refund(amount, share):\n    return Money(round(amount.value * share, 2), amount.currency)"
+)
+FAILED_EUR: Final = (
+    "FAILED tests/test_refunds.py::test_partial_refund_rounding - assert 5.0 == 5.01"
+)
+FAILED_JPY_FLOAT: Final = (
+    "FAILED tests/test_refunds.py::test_refund_currency_jpy - assert 500.5 == 501"
+)
+FAILED_JPY: Final = (
+    "FAILED tests/test_refunds.py::test_refund_currency_jpy - assert Decimal('500.50') == 501"
+)
+DECIMAL_FIX: Final = (
+    "(Decimal(amount.value) * Decimal(str(share))).quantize(Decimal('0.01'), ROUND_HALF_UP)"
+)
+
+
+def _slim(record: Record) -> Record:
+    """What a chain walk needs of an old record (a sized session forgets the rest)."""
+    kept = {"parentUuid": record.get("parentUuid")}
+    for key in ("isCompactSummary", "subtype"):
+        if key in record:
+            kept[key] = record[key]
+    return kept
+
+
 def _refund_session(seed: int = 11) -> ClaudeSession:
     """The bundled Claude Code sample: a flaky refund test, a summary that drops a failure."""
     s = ClaudeSession(seed=seed)
     s.turn(
         "The refund rounding test is flaky in CI. Find out why and fix it.",
         [
-            ("I'll start with the test and the code it covers.",
-             [("Read", {"file_path": "/home/dev/payments-service/tests/test_refunds.py"},
-               "def test_partial_refund_rounding():\n    assert refund(Money('10.005', 'EUR'), 0.5) == Money('5.00', 'EUR')\n\ndef test_refund_currency_jpy():\n    assert refund(Money('1001', 'JPY'), 0.5) == Money('501', 'JPY')", False),
-              ("Read", {"file_path": "/home/dev/payments-service/src/payments/refund.py"},
-               "def refund(amount, share):\n    return Money(round(amount.value * share, 2), amount.currency)", False)]),
-            ("round() on floats rounds half to even. Let me run the tests.",
-             [("Bash", {"command": "pytest tests/test_refunds.py -q", "description": "Run the refund tests"},
-               "FAILED tests/test_refunds.py::test_partial_refund_rounding - assert 5.0 == 5.01\nFAILED tests/test_refunds.py::test_refund_currency_jpy - assert 500.5 == 501\n2 failed, 14 passed in 0.41s", True)]),
-            ("Switching to Decimal with ROUND_HALF_UP.",
-             [("Edit", {"file_path": "/home/dev/payments-service/src/payments/refund.py",
-                        "old_string": "round(amount.value * share, 2)",
-                        "new_string": "(Decimal(amount.value) * Decimal(str(share))).quantize(Decimal('0.01'), ROUND_HALF_UP)"},
-               "The file /home/dev/payments-service/src/payments/refund.py has been updated.", False)]),
-            (None,
-             [("Bash", {"command": "pytest tests/test_refunds.py -q", "description": "Run the refund tests"},
-               "FAILED tests/test_refunds.py::test_refund_currency_jpy - assert Decimal('500.50') == 501\n1 failed, 15 passed in 0.38s", True)]),
+            (
+                "I'll start with the test and the code it covers.",
+                [
+                    (
+                        "Read",
+                        {"file_path": "/home/dev/payments-service/tests/test_refunds.py"},
+                        TEST_FILE,
+                        False,
+                    ),
+                    (
+                        "Read",
+                        {"file_path": "/home/dev/payments-service/src/payments/refund.py"},
+                        REFUND_FILE,
+                        False,
+                    ),
+                ],
+            ),
+            (
+                "round() on floats rounds half to even. Let me run the tests.",
+                [
+                    (
+                        "Bash",
+                        {
+                            "command": "pytest tests/test_refunds.py -q",
+                            "description": "Run the refund tests",
+                        },
+                        f"{FAILED_EUR}\n{FAILED_JPY_FLOAT}\n2 failed, 14 passed in 0.41s",
+                        True,
+                    )
+                ],
+            ),
+            (
+                "Switching to Decimal with ROUND_HALF_UP.",
+                [
+                    (
+                        "Edit",
+                        {
+                            "file_path": "/home/dev/payments-service/src/payments/refund.py",
+                            "old_string": "round(amount.value * share, 2)",
+                            "new_string": DECIMAL_FIX,
+                        },
+                        f"The file {REFUND_PATH} has been updated.",
+                        False,
+                    )
+                ],
+            ),
+            (
+                None,
+                [
+                    (
+                        "Bash",
+                        {
+                            "command": "pytest tests/test_refunds.py -q",
+                            "description": "Run the refund tests",
+                        },
+                        f"{FAILED_JPY}\n1 failed, 15 passed in 0.38s",
+                        True,
+                    )
+                ],
+            ),
         ],
         "The EUR case passes now. The JPY case still fails: JPY has no minor unit, so "
         "quantizing to 0.01 is wrong for it.",
@@ -504,12 +621,21 @@ def _refund_session(seed: int = 11) -> ClaudeSession:
     s.compact(
         {
             "Primary Request and Intent": "Fix the flaky refund rounding test in CI.",
-            "Key Technical Concepts": ["Python round() uses banker's rounding", "Decimal quantize with ROUND_HALF_UP"],
-            "Files and Code Sections": ["src/payments/refund.py: refund() now uses Decimal and ROUND_HALF_UP",
-                                        "tests/test_refunds.py: test_partial_refund_rounding"],
-            "Errors and fixes": ["test_partial_refund_rounding failed (5.0 != 5.01): fixed by switching to Decimal"],
+            "Key Technical Concepts": [
+                "Python round() uses banker's rounding",
+                "Decimal quantize with ROUND_HALF_UP",
+            ],
+            "Files and Code Sections": [
+                "src/payments/refund.py: refund() now uses Decimal and ROUND_HALF_UP",
+                "tests/test_refunds.py: test_partial_refund_rounding",
+            ],
+            "Errors and fixes": [
+                "test_partial_refund_rounding failed (5.0 != 5.01): fixed by switching to Decimal"
+            ],
             "Problem Solving": "Rounding fixed; all 16 refund tests pass.",
-            "All user messages": ["The refund rounding test is flaky in CI. Find out why and fix it."],
+            "All user messages": [
+                "The refund rounding test is flaky in CI. Find out why and fix it."
+            ],
             "Pending Tasks": ["None."],
             "Current Work": "The rounding fix is done.",
         },
@@ -517,32 +643,71 @@ def _refund_session(seed: int = 11) -> ClaudeSession:
     )
     s.turn(
         "Good. Add a CHANGELOG entry for the fix.",
-        [("Adding the entry.",
-          [("Edit", {"file_path": "/home/dev/payments-service/CHANGELOG.md", "old_string": "## Unreleased\n",
-                     "new_string": "## Unreleased\n\n- Refunds round half up (Decimal), fixing a flaky test.\n"},
-            "The file /home/dev/payments-service/CHANGELOG.md has been updated.", False)])],
+        [
+            (
+                "Adding the entry.",
+                [
+                    (
+                        "Edit",
+                        {
+                            "file_path": "/home/dev/payments-service/CHANGELOG.md",
+                            "old_string": "## Unreleased\n",
+                            "new_string": "## Unreleased\n\n- Refunds round half up (Decimal).\n",
+                        },
+                        "The file /home/dev/payments-service/CHANGELOG.md has been updated.",
+                        False,
+                    )
+                ],
+            )
+        ],
         "Added under Unreleased.",
     )
     before_bump = s.tip
     assert before_bump is not None
     s.turn(
         "Also bump the version to 2.4.0 and tag it.",
-        [("Bumping.", [("Bash", {"command": "bumpversion minor && git tag v2.4.0", "description": "Bump and tag"},
-                        "Bumped 2.3.1 -> 2.4.0; tagged v2.4.0", False)])],
+        [
+            (
+                "Bumping.",
+                [
+                    (
+                        "Bash",
+                        {
+                            "command": "bumpversion minor && git tag v2.4.0",
+                            "description": "Bump and tag",
+                        },
+                        "Bumped 2.3.1 -> 2.4.0; tagged v2.4.0",
+                        False,
+                    )
+                ],
+            )
+        ],
         "Version 2.4.0, tagged.",
     )
     s.rewind(before_bump)  # the user rewound: the bump and tag are abandoned
     s.turn(
         "Actually, don't bump anything. Run the full suite instead.",
-        [("Running everything.",
-          [("Bash", {"command": "pytest -q", "description": "Run the full suite"},
-            "FAILED tests/test_refunds.py::test_refund_currency_jpy - assert Decimal('500.50') == 501\n1 failed, 311 passed in 12.87s", True)])],
+        [
+            (
+                "Running everything.",
+                [
+                    (
+                        "Bash",
+                        {"command": "pytest -q", "description": "Run the full suite"},
+                        f"{FAILED_JPY}\n1 failed, 311 passed in 12.87s",
+                        True,
+                    )
+                ],
+            )
+        ],
         "311 passed, 1 failed: the JPY refund test.",
     )
     s.microcompact(s.tool_ids()[:2])
     s.compact(
         {
-            "Primary Request and Intent": "Fix the flaky refund rounding test; add a CHANGELOG entry; run the full suite.",
+            "Primary Request and Intent": (
+                "Fix the flaky refund rounding test; add a CHANGELOG entry; run the full suite."
+            ),
             "Files and Code Sections": ["CHANGELOG.md: entry under Unreleased"],
             "Errors and fixes": ["test_refund_currency_jpy fails: JPY has no minor unit"],
             "Pending Tasks": ["Quantize by the currency's minor unit (0 for JPY)."],
@@ -554,11 +719,29 @@ def _refund_session(seed: int = 11) -> ClaudeSession:
     s.reappend([r["uuid"] for r in s.records[2:4] if "uuid" in r])
     s.turn(
         "Fix the JPY case.",
-        [("Using the currency's exponent.",
-          [("Edit", {"file_path": "/home/dev/payments-service/src/payments/refund.py",
-                     "old_string": "Decimal('0.01')", "new_string": "Decimal(1).scaleb(-amount.currency.exponent)"},
-            "The file /home/dev/payments-service/src/payments/refund.py has been updated.", False),
-           ("Bash", {"command": "pytest -q", "description": "Run the full suite"}, "312 passed in 12.41s", False)])],
+        [
+            (
+                "Using the currency's exponent.",
+                [
+                    (
+                        "Edit",
+                        {
+                            "file_path": "/home/dev/payments-service/src/payments/refund.py",
+                            "old_string": "Decimal('0.01')",
+                            "new_string": "Decimal(1).scaleb(-amount.currency.exponent)",
+                        },
+                        f"The file {REFUND_PATH} has been updated.",
+                        False,
+                    ),
+                    (
+                        "Bash",
+                        {"command": "pytest -q", "description": "Run the full suite"},
+                        "312 passed in 12.41s",
+                        False,
+                    ),
+                ],
+            )
+        ],
         "All 312 tests pass.",
     )
     return s
@@ -570,11 +753,16 @@ def _migration_rollout(seed: int = 12) -> CodexRollout:
     r.meta()
     r.user("Add a NOT NULL email column to customers and backfill it from accounts.")
     r.reason("Looking for the schema and the existing migrations.")
-    r.call(["rg", "-n", "CREATE TABLE customers", "db/"], "db/schema.sql:12:CREATE TABLE customers (")
+    r.call(
+        ["rg", "-n", "CREATE TABLE customers", "db/"], "db/schema.sql:12:CREATE TABLE customers ("
+    )
     r.call(["ls", "db/migrations"], "0041_orders_index.sql\n0042_accounts_email.sql")
     r.say("I'll write migration 0043: add the column nullable, backfill, then set NOT NULL.")
-    r.call(["psql", "-f", "db/migrations/0043_customers_email.sql"],
-           "ERROR:  column \"email\" of relation \"customers\" contains null values", 1)
+    r.call(
+        ["psql", "-f", "db/migrations/0043_customers_email.sql"],
+        'ERROR:  column "email" of relation "customers" contains null values',
+        1,
+    )
     r.say("17 customers have no account row, so the backfill leaves them NULL.")
     r.compact(
         "The user wants a NOT NULL email column on customers, backfilled from accounts. "
@@ -582,12 +770,22 @@ def _migration_rollout(seed: int = 12) -> CodexRollout:
         "NULL; it was applied without errors. Next: add an index on customers.email."
     )
     r.user("What about the customers without an account?")
-    r.call(["psql", "-c", "SELECT count(*) FROM customers c LEFT JOIN accounts a ON a.customer_id = c.id WHERE a.id IS NULL"],
-           " count\n-------\n    17\n(1 row)")
+    r.call(
+        [
+            "psql",
+            "-c",
+            "SELECT count(*) FROM customers c LEFT JOIN accounts a "
+            "ON a.customer_id = c.id WHERE a.id IS NULL",
+        ],
+        " count\n-------\n    17\n(1 row)",
+    )
     r.say("17 customers have no account. I'll give them a placeholder address and flag them.")
     r.compact_remote()
     r.user("Use unknown+<id>@invalid and add a needs_email flag.")
-    r.call(["psql", "-f", "db/migrations/0043_customers_email.sql"], "ALTER TABLE\nUPDATE 17\nALTER TABLE")
+    r.call(
+        ["psql", "-f", "db/migrations/0043_customers_email.sql"],
+        "ALTER TABLE\nUPDATE 17\nALTER TABLE",
+    )
     r.say("Migration 0043 applied: 17 placeholder addresses, all flagged needs_email.")
     return r
 
@@ -603,7 +801,19 @@ def claude_cases(seed: int = 3) -> dict[str, bytes]:
         for n in range(start, start + rounds):
             s.turn(
                 f"Step {n}: check module m{n}.",
-                [(None, [("Read", {"file_path": f"/src/m{n}.py"}, f"def f{n}(): return {n}", False)])],
+                [
+                    (
+                        None,
+                        [
+                            (
+                                "Read",
+                                {"file_path": f"/src/m{n}.py"},
+                                f"def f{n}(): return {n}",
+                                False,
+                            )
+                        ],
+                    )
+                ],
                 f"Module m{n} is fine.",
             )
 
@@ -646,9 +856,14 @@ def claude_cases(seed: int = 3) -> dict[str, bytes]:
     files["reappend.jsonl"] = again.data()
 
     parent = ClaudeSession(seed=seed + 5)
-    parent.turn("Find every caller of round().", [("Delegating.", [("Task", {"description": "find callers", "prompt": "Find every caller of round().", "subagent_type": "Explore"}, "One caller: src/payments/refund.py:41", False)])], "One caller.")  # fmt: skip
+    task = {"description": "find callers", "prompt": "Find every caller of round().",
+            "subagent_type": "Explore"}  # fmt: skip
+    found = "One caller: src/payments/refund.py:41"
+    parent.turn(task["prompt"], [("Delegating.", [("Task", task, found, False)])], "One caller.")
     files["subagent.jsonl"] = parent.data()
-    sub = parent.subagent("a81f3c2", "Find every caller of round().", "One caller: src/payments/refund.py:41")
+    sub = parent.subagent(
+        "a81f3c2", "Find every caller of round().", "One caller: src/payments/refund.py:41"
+    )
     files[f"{parent.session_id}/subagents/agent-a81f3c2.jsonl"] = sub.data()
 
     micro = ClaudeSession(seed=seed + 6)
@@ -733,8 +948,17 @@ SESSION_DESCRIPTIONS: Final[dict[str, str]] = {
 
 
 def _filler(rng: random.Random, nbytes: int) -> str:
-    words = ("refund", "ledger", "rounding", "Decimal", "currency", "assert", "fixture",
-             "migration", "customer", "pytest", "quantize", "exponent", "invoice", "cents")  # fmt: skip
+    words = [
+        "refund",
+        "ledger",
+        "rounding",
+        "Decimal",
+        "currency",
+        "assert",
+        "fixture",
+        "migration",
+        "customer",
+    ]
     out: list[str] = []
     size = 0
     while size < nbytes:
@@ -782,7 +1006,7 @@ def generate_sized_claude(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
         sent = len(s.records)
         if sent > 2000:  # keep the uuids the chains need, not the records' text
             keep = {r["uuid"]: r for r in s.records[-600:] if "uuid" in r}
-            s.by_uuid = {u: {"parentUuid": r.get("parentUuid"), **({"isCompactSummary": True} if r.get("isCompactSummary") else {}), **({"subtype": r["subtype"]} if "subtype" in r else {})} for u, r in s.by_uuid.items()}  # fmt: skip
+            s.by_uuid = {u: _slim(r) for u, r in s.by_uuid.items()}
             s.by_uuid.update(keep)
             s.records = s.records[-600:]
             sent = len(s.records)

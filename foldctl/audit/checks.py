@@ -706,17 +706,17 @@ def _check_time_order_linked(a: _Audit) -> Iterator[Finding]:
     for span in a.spans:
         if span.kind != "fold" or span.folded_at_ms is None:
             continue
-        if previous is not None and previous.folded_at_ms is not None:
-            if span.folded_at_ms < previous.folded_at_ms:
-                yield finding(
-                    "time-order",
-                    f"The compaction of span {span.index} is dated {_when(span.folded_at_ms)}, "
-                    f"before that of span {previous.index} ({_when(previous.folded_at_ms)}), "
-                    "which comes before it in the file.",
-                    span=span.index,
-                    path=a.span_path(span.index, "timestamp"),
-                    related=(f"span {previous.index}",),
-                )
+        before = previous.folded_at_ms if previous is not None else None
+        if previous is not None and before is not None and span.folded_at_ms < before:
+            yield finding(
+                "time-order",
+                f"The compaction of span {span.index} is dated {_when(span.folded_at_ms)}, "
+                f"before that of span {previous.index} ({_when(before)}), "
+                "which comes before it in the file.",
+                span=span.index,
+                path=a.span_path(span.index, "timestamp"),
+                related=(f"span {previous.index}",),
+            )
         previous = span
 
 

@@ -226,7 +226,11 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     span = event.context.span
                     places.append((span, event.index))
                     index.add(None, indexer.atoms(span, event.index))
-                elif frame.resolution == "expanded" and frame.span is not None and frame.span not in opaque:
+                elif (
+                    frame.resolution == "expanded"
+                    and frame.span is not None
+                    and frame.span not in opaque
+                ):
                     frame_of[frame.span] = event
                 elif frame.resolution in ("discarded", "unresolved") or frame.span in opaque:
                     summary = summary_text(event.message)

@@ -194,7 +194,9 @@ class _Session:
             except msgspec.ValidationError as e:
                 self.records += 1
                 self.pending.append(
-                    _Pending("schema", f"Line {number} is not a record this format reads: {e}.", number)
+                    _Pending(
+                        "schema", f"Line {number} is not a record this format reads: {e}.", number
+                    )
                 )
                 continue
             except msgspec.DecodeError:
@@ -472,17 +474,15 @@ def _near(container: list[int], lines_of: list[int], anchor: int, record: int) -
     while position > 0 and lines_of[container[position]] > line and steps < _NEAR:
         position -= 1
         steps += 1
-    while (
-        position < len(container)
-        and lines_of[container[position]] < line
-        and steps < 2 * _NEAR
-    ):
+    while position < len(container) and lines_of[container[position]] < line and steps < 2 * _NEAR:
         position += 1
         steps += 1
     return position
 
 
-def _groups(members: list[int], parents: list[str | None], by_uuid: dict[str, int]) -> list[list[int]]:
+def _groups(
+    members: list[int], parents: list[str | None], by_uuid: dict[str, int]
+) -> list[list[int]]:
     """Records grouped by ``parentUuid`` (a record joins its parent's group), in file order."""
     group_of: dict[int, int] = {}
     groups: list[list[int]] = []
@@ -711,7 +711,7 @@ def _duplicate_notes(s: _Session) -> Iterator[LoadNote]:
         where = f"Line {first}" if first == last else f"Lines {first}-{last}"
         what = (
             f"{where} re-append{'s' if first == last else ''} {len(run)} record(s) already "
-            f"written with the same uuid (first written at line "
+            f"written with the same uuid (first written at line{'s' if len(run) > 1 else ''} "
             f"{', '.join(map(str, kept_lines[:5]))}{', ...' if len(kept_lines) > 5 else ''}); "
             "the first copy is read and the copies are not shown again"
         )
@@ -748,7 +748,9 @@ def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -
         if s.summary[r]:
             continue
         try:
-            record = lines.decode_record(bytes(s.data[s.starts[r] : s.ends[r]]), s.source, s.lines[r])
+            record = lines.decode_record(
+                bytes(s.data[s.starts[r] : s.ends[r]]), s.source, s.lines[r]
+            )
         except InputError:
             return None
         if record.get("isMeta") is True:

@@ -171,8 +171,10 @@ def load(data: Any, source: str) -> Checkpoint:
                 first_time = first_time or _string(meta.get("timestamp"))
         elif kind == "turn_context":
             model = _string(_payload(line.payload).get("model")) or model
-        elif kind == "event_msg" and first_prompt is None and b'"user_message"' in bytes(
-            view_of[start:end]
+        elif (
+            kind == "event_msg"
+            and first_prompt is None
+            and b'"user_message"' in bytes(view_of[start:end])
         ):
             event = _payload(line.payload)
             if event.get("type") == "user_message" and isinstance(event.get("message"), str):
@@ -362,14 +364,19 @@ def view(record: Message) -> Message:
         used |= {"summary"}
     else:
         role = payload.get("role")
-        shown = {"role": role if isinstance(role, str) else lines.text_of(item or kind), "content": ""}
+        shown = {
+            "role": role if isinstance(role, str) else lines.text_of(item or kind),
+            "content": "",
+        }
         used |= {"role"}
     for key, value in record.items():
         if key != "payload":
             shown.setdefault(key, value)
     rest = {key: value for key, value in payload.items() if key not in used}
     if rest or not isinstance(record.get("payload"), dict):
-        shown["payload"] = rest if isinstance(record.get("payload"), dict) else record.get("payload")
+        shown["payload"] = (
+            rest if isinstance(record.get("payload"), dict) else record.get("payload")
+        )
     return shown
 
 

@@ -31,7 +31,9 @@ HEAD_LINES: Final = 16
 _SPACE: Final = b" \t\r"
 
 
-def line_spans(data: Any, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, int, int]]:
+def line_spans(
+    data: Any, start: int = 0, stop: int | None = None
+) -> Iterator[tuple[int, int, int]]:
     """``(line number, start, end)`` of every line that is not blank, 1-based numbers, the
     end before the line break (and any trailing ``\\r`` or spaces)."""
     end_of_data = len(data) if stop is None else stop
@@ -191,9 +193,7 @@ class Records(Sequence[Message]):
         return (blob, starts, ends, self.lines, self._source, self.frame_indices)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        (self._data, self._starts, self._ends, self.lines, self._source, self.frame_indices) = (
-            state
-        )
+        (self._data, self._starts, self._ends, self.lines, self._source, self.frame_indices) = state
 
     def __repr__(self) -> str:
         return f"<Records {self._source}: {len(self)} records>"

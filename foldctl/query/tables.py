@@ -25,7 +25,6 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import Finding
 from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
-from foldctl.errors import InputError
 from foldctl.formats import registry as formats
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
@@ -40,7 +39,6 @@ from foldctl.graph.walk import (
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
-from foldctl.schemas.parquet import FORMAT as PARQUET_FORMAT
 from foldctl.schemas.parquet import TABLES
 from foldctl.sources.files import Buffer, RawSource, SourceSpec, read_bytes
 
@@ -147,9 +145,17 @@ def _chain(ctx: Context, known: dict[Context, list[int]]) -> list[int]:
     return known[ctx]
 
 
-def message_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> int:
+Key = tuple[str, str, str]  # (source, sha256, format): the columns every table starts with
+
+
+def _key(out: Columns, key: Key) -> None:
+    out["source"].append(key[0])
+    out["sha256"].append(key[1])
+    out["format"].append(key[2])
+
+
+def message_rows(graph: FoldGraph, key: Key, out: Columns) -> int:
     """Append the ``messages`` rows of one checkpoint (expand --include-detached order)."""
-    source, sha = key
     chains: dict[Context, list[int]] = {}
     seq = 0
     view = formats.view_of(graph.checkpoint)
@@ -161,10 +167,10 @@ def message_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> int:
             ctx = event.context
             own = {k: message[k] for k in _OWN_COLUMNS if isinstance(message.get(k), str)}
             rest = {k: v for k, v in message.items() if k not in own and k != "toolCalls"}
-            out["source"].append(source)
-            out["sha256"].append(sha)
+            _key(out, key)
             out["seq"].append(seq)
             out["locator"].append(event.locator)
+            out["line"].append(event.line)
             out["span"].append(ctx.span)
             out["chain"].append(_chain(ctx, chains))
             out["depth"].append(ctx.depth)
@@ -196,14 +202,15 @@ def _json(value: Any) -> str:
     return jsoncodec.dumps(value).decode("utf-8")
 
 
-def span_table_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> None:
+def span_table_rows(graph: FoldGraph, key: Key, out: Columns) -> None:
     """Append the ``spans`` rows of one checkpoint, in ``folded`` order."""
+    view = formats.view_of(graph.checkpoint)
     for row in span_rows(graph):
-        out["source"].append(key[0])
-        out["sha256"].append(key[1])
+        _key(out, key)
+        out["kind"].append(row.get("kind", "fold"))
         for name in (
             "span", "fingerprint", "placement", "frame", "depth", "model", "runId",
-            "iteration", "messageCount", "messagesKept", "retained", "reason",
+            "iteration", "messageCount", "messagesKept", "retained", "reason", "line",
         ):  # fmt: skip
             out[name].append(row.get(name))
         out["foldedAt"].append(_ms(row.get("foldedAtMs")))
@@ -212,7 +219,8 @@ def span_table_rows(graph: FoldGraph, key: tuple[str, str], out: Columns) -> Non
         place = graph.places[row["span"]]
         summary = None
         if place.placement == "placed" and place.frame_index is not None:
-            content = graph.container_messages(place.container)[place.frame_index].get("content")
+            frame = graph.container_messages(place.container)[place.frame_index]
+            content = view(frame).get("content")
             summary = content if isinstance(content, str) else None
         out["summary"].append(summary)
 
@@ -233,12 +241,13 @@ def checkpoint_row(
     return {
         "source": stored.name,
         "sha256": stored.sha256,
+        "format": cp.format,
         "bytes": len(stored.data),
         "store": stored.store,
         "session": stored.session,
         "shape": cp.shape,
         "runId": cp.run_id,
-        "version": cp.version,
+        "version": cp.version if isinstance(cp.version, int) else None,  # a runtime's is text
         "checkpointedAt": _ms(cp.checkpointed_at),
         "checkpointedAtMs": _float(cp.checkpointed_at),
         "lastCompletedIteration": _float(cp.last_completed_iteration),
@@ -246,6 +255,8 @@ def checkpoint_row(
         "schemeNote": note,
         "foldedPresent": cp.has_folded,
         "liveMessages": len(cp.history),
+        "abandoned": 0,
+        "sidechain": 0,
         **fold_counts(graph),
         "foldedMessages": sum(len(s.messages or ()) for s in spans),
         "maxDepth": max((p.depth for p in graph.places), default=0),
@@ -260,17 +271,9 @@ def stored_tables(stored: Stored, scheme: str | None = None, *, version: str) ->
     writes them); raises :class:`~foldctl.errors.FoldctlError` when they are not a
     checkpoint, or when replayed summaries would make its messages table far larger than
     the record (:func:`~foldctl.graph.walk.check_expansion`)."""
-    checkpoint = load_stored(stored)
-    if checkpoint.format != formats.DEFAULT:
-        raise InputError(
-            stored.name,
-            "",
-            f"is a {formats.get(checkpoint.format).title}; the export's tables "
-            f"({PARQUET_FORMAT}) hold agentfootprint checkpoints only, so it is not exported",
-        )
-    graph, note = join(checkpoint, scheme)
+    graph, note = join(load_stored(stored), scheme)
     check_expansion(graph, floating=True)
-    key = (stored.name, stored.sha256)
+    key = (stored.name, stored.sha256, graph.checkpoint.format)
     result = SourceTables(stored.name, stored.sha256, {t: empty_columns(t) for t in TABLES})
     tables = result.tables
     span_table_rows(graph, key, tables["spans"])
@@ -278,8 +281,7 @@ def stored_tables(stored: Stored, scheme: str | None = None, *, version: str) ->
     found = tables["findings"]
     count = 0
     for row in finding_rows(graph):
-        found["source"].append(key[0])
-        found["sha256"].append(key[1])
+        _key(found, key)
         for name, value in row.items():
             found[name].append(value)
         count += 1

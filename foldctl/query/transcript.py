@@ -19,8 +19,8 @@ from foldctl.graph.walk import (
     walk_floating,
     walk_name,
 )
-from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.model import Message
+from foldctl.query.filters import NO_FILTER, FoldFilter
 from foldctl.query.records import message_object
 from foldctl.times import iso_recorded
 

@@ -11,12 +11,12 @@ from foldctl.formats import registry as formats
 from foldctl.formats.base import identity
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
+from foldctl.model import Message
 from foldctl.query.diff import KINDS, DiffResult
 from foldctl.render import Line, Output
 from foldctl.render.delimited import csv_chunks, tsv_chunks
 from foldctl.render.sink import text_lines, write_chunks
 from foldctl.termsafe import visible
-from foldctl.model import Message
 from foldctl.times import iso_recorded
 
 View = Callable[[Message], Message]

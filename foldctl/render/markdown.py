@@ -116,9 +116,7 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
     for node in doc["tree"]:
         where = node["frame"] or node["placement"]
         yield (
-            "  "
-            * (node["depth"] - 1)
-            + f"- `{where}` span {node['span']}: "
+            "  " * (node["depth"] - 1) + f"- `{where}` span {node['span']}: "
             f"{inline(node.get('model', 'model ' + NOT_RECORDED))}, "
             f"{node['messageCount']} messages, {node['retained']}, "
             f"run {inline(node.get('runId', NOT_RECORDED))}, "

@@ -108,6 +108,10 @@ def _recorded(value: Any, name: str) -> str:
     return truncate(visible(str(value)), MAX_CELL)
 
 
+def _time(ms: int | float | None) -> str:
+    return f"time {NOT_RECORDED}" if ms is None else iso_utc(ms)
+
+
 def _span_line(node: dict[str, Any]) -> str:
     if node.get("kind") is not None:  # a container that is no fold
         return (
@@ -227,7 +231,8 @@ def _session_head(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Ite
     others = ", ".join(f"{n} {kind}" for kind, n in facts.get("otherLines", {}).items())
     yield field(
         "lines",
-        f"{facts['lines']} ({facts['records']} records" + (f"; not messages: {others})" if others else ")"),
+        f"{facts['lines']} ({facts['records']} records"
+        + (f"; not messages: {others})" if others else ")"),
     )
     if doc.get("partial"):
         yield [
@@ -298,15 +303,14 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
     corner = "┌─ " if unicode else "+- "
     if span.kind != "fold":
         text = (
-            f"{span.kind}: span {span.index}{sep}{span.message_count} msg{sep}"
-            f"from line {span.line}"
+            f"{span.kind}: span {span.index}{sep}{span.message_count} msg{sep}from line {span.line}"
         )
     elif span.line is not None:  # a session file: no iteration, the fold's own line
         text = (
             f"fold: span {span.index}{sep}{_where(ctx.depth, ctx.outermost, sep)}"
             f"{_recorded(span.model, 'model')}{sep}{span.message_count} msg{sep}"
             f"{span.retained}{sep}"
-            f"{iso_utc(span.folded_at_ms) if span.folded_at_ms is not None else 'time ' + NOT_RECORDED}"
+            f"{_time(span.folded_at_ms)}"
             f"{sep}line {span.line}"
         )
     else:

@@ -233,3 +233,34 @@ def remote_compacted(kept_user_texts: list[str]) -> dict[str, Any]:
     ]
     history.append({"type": "compaction", "encrypted_content": "gAAAAABo0v1x8Zq3remote"})
     return line("compacted", {"message": "", "replacement_history": history})
+
+
+def finding_cases() -> dict[str, tuple[str, list[dict[str, Any] | bytes]]]:
+    """A small session file for each finding code only a session file can have: code ->
+    (file name, its records).  ``tests/unit/test_session_findings.py`` checks each."""
+    return {
+        "bad-line": ("c.jsonl", [user("u1", None, "q"), b'{"type":"user"', user("u2", "u1", "q")]),
+        "chain-cycle": ("c.jsonl", [user("u1", "u2", "q1"), user("u2", "u1", "q2")]),
+        "broken-chain": ("c.jsonl", [user("u1", "gone", "q")]),
+        "duplicate-record": (
+            "c.jsonl",
+            [user("u1", None, "q"), user("u2", "u1", "q2"), user("u1", None, "q")],
+        ),
+        "summary-without-boundary": (
+            "c.jsonl",
+            [user("u1", None, "q"), summary("s1", "u1", "stray")],
+        ),
+        "originals-missing": ("r.jsonl", [meta(), compacted("gone"), say("user", "go on")]),
+        "abandoned-branch": (
+            "c.jsonl",
+            [user("u1", None, "q"), user("u2", "u1", "rewound"), user("u3", "u1", "again")],
+        ),
+        "sidechain-records": (
+            "c.jsonl",
+            [user("u1", None, "q"), user("x1", "u1", "sub", isSidechain=True, agentId="a1")],
+        ),
+        "opaque-summary": (
+            "r.jsonl",
+            [meta(), say("user", "q"), remote_compacted(["q"]), say("user", "go on")],
+        ),
+    }

@@ -79,7 +79,12 @@ def test_one_compaction_puts_its_originals_back_behind_its_summary(tmp_path: Pat
     ]
     assert rows(c, keep_frames=True)[0] == ("h0", "s1", 5)
     (span,) = c.spans
-    assert (span.line, span.message_count, span.retained, span.kind) == (4, 3, "conversation", "fold")
+    assert (span.line, span.message_count, span.retained, span.kind) == (
+        4,
+        3,
+        "conversation",
+        "fold",
+    )
     assert span.model is None and span.iteration is None and span.removed_stage_ids is None
     assert span.run_id == SESSION and span.raw is not None and span.raw["uuid"] == "b1"
     assert [p.placement for p in c.places] == ["placed"]
@@ -162,7 +167,9 @@ def test_a_later_fold_holds_the_earlier_summary_and_its_preserved_segment(
             user("u1", None, "q1"),  # 1
             user("u2", "u1", "q2 kept"),  # 2
             boundary(
-                "b1", "u2", preservedSegment={"headUuid": "u2", "anchorUuid": "s1", "tailUuid": "u2"}
+                "b1",
+                "u2",
+                preservedSegment={"headUuid": "u2", "anchorUuid": "s1", "tailUuid": "u2"},
             ),  # 3
             summary("s1", "b1", "summary one"),  # 4
             user("u3", "u2", "q3"),  # 5
@@ -367,7 +374,11 @@ def test_a_boundary_whose_chain_names_no_record_has_its_originals_missing(
 ) -> None:
     c = open_session(
         tmp_path,
-        [boundary("b1", "gone"), summary("s1", "b1", "summary of what is gone"), user("u1", "s1", "q")],
+        [
+            boundary("b1", "gone"),
+            summary("s1", "b1", "summary of what is gone"),
+            user("u1", "s1", "q"),
+        ],
     )
     (span,) = c.spans
     assert span.messages is None and span.retained == "discard"
@@ -413,7 +424,9 @@ def test_a_line_that_is_not_json_is_named_and_the_rest_is_read(tmp_path: Path) -
 
 
 def test_a_chain_of_100000_records_walks_without_recursion(tmp_path: Path) -> None:
-    records = [user("u0", None, "q0")] + [user(f"u{i}", f"u{i - 1}", "q") for i in range(1, 100_000)]
+    records = [user("u0", None, "q0")] + [
+        user(f"u{i}", f"u{i - 1}", "q") for i in range(1, 100_000)
+    ]
     c = open_session(tmp_path, records)
     assert len(c.history) == 100_000
     assert sum(1 for _ in c.walk()) == 100_000
@@ -422,7 +435,9 @@ def test_a_chain_of_100000_records_walks_without_recursion(tmp_path: Path) -> No
 def test_a_gzipped_session_is_read_the_same(tmp_path: Path) -> None:
     import gzip
 
-    path = Path(write_jsonl(tmp_path / "s.jsonl", [user("u1", None, "q"), assistant("a1", "u1", "a")]))
+    path = Path(
+        write_jsonl(tmp_path / "s.jsonl", [user("u1", None, "q"), assistant("a1", "u1", "a")])
+    )
     zipped = tmp_path / "s.jsonl.gz"
     zipped.write_bytes(gzip.compress(path.read_bytes()))
     assert rows(foldctl.open(zipped)) == rows(foldctl.open(path))

@@ -64,11 +64,24 @@ def test_a_compacted_line_folds_the_items_before_it(tmp_path: Path) -> None:
             say("user", "Go on."),  # 7
         ],
     )
-    assert rows(c, keep_frames=True) == [("h0", 6), ("f0:0", 3), ("f0:1", 4), ("f0:2", 5), ("h1", 7)]
+    assert rows(c, keep_frames=True) == [
+        ("h0", 6),
+        ("f0:0", 3),
+        ("f0:1", 4),
+        ("f0:2", 5),
+        ("h1", 7),
+    ]
     assert rows(c) == [("f0:0", 3), ("f0:1", 4), ("f0:2", 5), ("h1", 7)]
     (span,) = c.spans
-    assert (span.line, span.model, span.message_count, span.iteration) == (6, "gpt-5-codex", 3, None)
-    assert span.removed_stage_ids is None and span.raw is not None and span.raw["type"] == "compacted"
+    assert (span.line, span.model, span.message_count, span.iteration) == (
+        6,
+        "gpt-5-codex",
+        3,
+        None,
+    )
+    assert (
+        span.removed_stage_ids is None and span.raw is not None and span.raw["type"] == "compacted"
+    )
     assert c.audit() == []
 
 
