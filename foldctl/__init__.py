@@ -27,6 +27,7 @@ __all__ = [
     "Hit",
     "InputError",
     "Row",
+    "SessionFiles",
     "SessionListing",
     "Span",
     "UsageError",
@@ -51,6 +52,7 @@ _HOMES = {
     "verify": "foldctl.api",
     "DiffResult": "foldctl.query.diff",
     "Hit": "foldctl.query.grep",
+    "SessionFiles": "foldctl.query.sessions",
     "SessionListing": "foldctl.query.sessions",
     "VerifyReport": "foldctl.audit.batch",
     "Finding": "foldctl.audit.codes",
@@ -69,7 +71,7 @@ if TYPE_CHECKING:
     from foldctl.model import Checkpoint, Span
     from foldctl.query.diff import DiffResult
     from foldctl.query.grep import Hit
-    from foldctl.query.sessions import SessionListing
+    from foldctl.query.sessions import SessionFiles, SessionListing
 
 
 def __getattr__(name: str) -> Any:
