@@ -979,6 +979,7 @@ def generate_sized_claude(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
     written = 0
     sent = 0
     rounds = 0
+    since = 0  # records since the last compaction
     while written < target_bytes:
         for _ in range(rng.randint(2, 5)):
             rounds += 1
@@ -996,9 +997,11 @@ def generate_sized_claude(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
             s.rewind(back)
         if rng.random() < 0.05:
             s.microcompact(s.tool_ids()[-2:])
-        if len(s.records) - sent > 400 and rng.random() < 0.3:
+        if since > 400 and rng.random() < 0.3:
             s.compact({"Current Work": f"Checked modules up to {rounds}."}, trigger="auto",
                       preserve=2 if rng.random() < 0.3 else 0)  # fmt: skip
+            since = 0
+        since += len(s.records) - sent
         for record in s.records[sent:]:
             line = orjson.dumps(record) + b"\n"
             written += len(line)

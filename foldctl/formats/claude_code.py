@@ -159,8 +159,8 @@ class _Session:
         self.parents: list[str | None] = []
         self.kinds: list[int] = []
         self.types: list[str | None] = []
-        self.side: list[bool] = []
-        self.summary: list[bool] = []
+        self.side: set[int] = set()  # sidechain records
+        self.summary: set[int] = set()  # records marked isCompactSummary
         self.msgids: dict[int, str] = {}  # assistant record -> its message.id
         self.agents: dict[int, str] = {}  # sidechain record -> its agentId
         self.by_uuid: dict[str, int] = {}
@@ -177,6 +177,8 @@ class _Session:
         self.cwd: str | None = None
         self.version: str | None = None
         self.agent_id: str | None = None
+        self.last_main: _Record | None = None  # the last message record of the main chain
+        self.first_side: _Record | None = None  # the first sidechain message record
         self.budget = 0
         # built from the above
         self.relink: dict[str, tuple[int, str]] = {}  # uuid -> (boundary, effective parent)
@@ -247,10 +249,12 @@ class _Session:
         self.uuids.append(uuid)
         self.parents.append(record.parentUuid)
         self.types.append(kind_name)
-        self.side.append(record.isSidechain is True)
-        self.summary.append(record.isCompactSummary is True)
-        if record.isSidechain and record.agentId is not None:
-            self.agents[index] = record.agentId
+        if record.isSidechain:
+            self.side.add(index)
+            if record.agentId is not None:
+                self.agents[index] = record.agentId
+        if record.isCompactSummary:
+            self.summary.add(index)
         if kind_name == "system" and record.subtype == BOUNDARY:
             self.kinds.append(_COMPACT)
             self.boundaries.append(
@@ -270,14 +274,9 @@ class _Session:
             if kind_name == "assistant" and record.message is not None and record.message.id:
                 self.msgids[index] = record.message.id
             if not record.isSidechain:
-                self.session_id = record.sessionId or self.session_id
-                self.cwd = record.cwd or self.cwd
-                self.version = record.version or self.version
-            elif record.agentId is not None:
-                self.agent_id = record.agentId
-                self.session_id = self.session_id or record.sessionId
-                self.cwd = self.cwd or record.cwd
-                self.version = self.version or record.version
+                self.last_main = record
+            elif self.first_side is None:
+                self.first_side = record
         else:
             self.kinds.append(_OTHER)
             name = kind_name if isinstance(kind_name, str) else "(no type)"
@@ -341,19 +340,27 @@ class _Session:
         path.reverse()
         return path
 
+    def facts(self) -> None:
+        """The session's id, directory and version: the last main record's (a subagent's
+        file: its first record's, whose sessionId is its parent's session)."""
+        source = self.last_main or self.first_side
+        if source is not None:
+            self.session_id, self.cwd, self.version = source.sessionId, source.cwd, source.version
+        if self.last_main is None and self.first_side is not None:
+            self.agent_id = self.first_side.agentId
+
     def prepare(self) -> None:
         """Join each boundary to its summary and work out the records it preserved."""
+        self.facts()
         by_boundary = {b.record: n for n, b in enumerate(self.boundaries)}
-        for r, is_summary in enumerate(self.summary):
-            if not is_summary:
-                continue
+        for r in sorted(self.summary):
             parent = self.parents[r]
             found = self.by_uuid.get(parent) if parent is not None else None
             n = by_boundary.get(found) if found is not None else None
             if n is not None and self.boundaries[n].summary is None:
                 self.boundaries[n].summary = r
                 continue
-            self.summary[r] = False
+            self.summary.discard(r)
             why = "its parentUuid names no compact_boundary record"
             if n is not None:
                 b = self.boundaries[n]
@@ -504,7 +511,7 @@ def _build(session: _Session) -> Checkpoint:
     s.prepare()
     kinds = s.kinds
     rows = [r for r, kind in enumerate(kinds) if kind == _ROW]
-    main_rows = [r for r in rows if not s.side[r]] or rows
+    main_rows = [r for r in rows if r not in s.side] or rows
     main = set(main_rows)
     boundaries = s.boundaries
     # The live window: from the last record of the main chain back to its boundary.
@@ -600,10 +607,11 @@ def _checkpoint(
                 links[(container, i)] = n
                 frames.setdefault(container, []).append(i)
 
+    digits = lines.Digits(data)
+
     def sequence(container: Container, records: list[int]) -> lines.Records:
-        return lines.records(
-            data, source, records, s.starts, s.ends, s.lines, tuple(frames.get(container, ()))
-        )
+        found = tuple(frames.get(container, ()))
+        return lines.records(data, source, records, s.starts, s.ends, s.lines, found, digits)
 
     spans: list[Span] = []
     for n, b in enumerate(boundaries):
@@ -684,7 +692,7 @@ def _checkpoint(
 
 
 def _has_main(s: _Session) -> bool:
-    return any(kind == _ROW and not side for kind, side in zip(s.kinds, s.side, strict=True))
+    return s.last_main is not None
 
 
 def _note(s: _Session, p: _Pending) -> LoadNote:
@@ -745,7 +753,7 @@ def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -
     first = next((f for f in folds if f), live)
     candidates = [r for r in sorted(first or live)[:200] if s.types[r] == "user"]
     for r in candidates[:20]:
-        if s.summary[r]:
+        if r in s.summary:
             continue
         try:
             record = lines.decode_record(
@@ -762,23 +770,31 @@ def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -
     return None
 
 
+#: How a tool result's id starts in a record as the runtime writes it (compact JSON; a
+#: quoted copy inside a string is escaped and does not match).
+_ANSWERED: Final = b'"tool_use_id":"'
+
+
 def _microcompactions(s: _Session) -> Iterator[Microcompaction]:
     if not s.micro:
         return
+    wanted = {i for _, meta, _ in s.micro if meta is not None for i in meta.compactedToolIds or ()}
     answers: dict[str, tuple[Container, int]] = {}
+    data = s.data
     for r, place in s.place.items():
         if s.types[r] != "user":
             continue
-        raw = bytes(s.data[s.starts[r] : s.ends[r]])
-        if b'"tool_use_id"' not in raw:
-            continue
-        try:
-            record = lines.decode_record(raw, s.source, s.lines[r])
-        except InputError:
-            continue
-        for block in _blocks(record):
-            if block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
-                answers.setdefault(block["tool_use_id"], place)
+        end = s.ends[r]
+        at = data.find(_ANSWERED, s.starts[r], end)
+        while at >= 0:
+            first = at + len(_ANSWERED)
+            last = data.find(b'"', first, end)
+            if last < 0:
+                break
+            answer = bytes(data[first:last]).decode("utf-8", "replace")
+            if answer in wanted:
+                answers.setdefault(answer, place)
+            at = data.find(_ANSWERED, last, end)
     for r, meta, timestamp in s.micro:
         ids = tuple(meta.compactedToolIds or ()) if meta is not None else ()
         yield Microcompaction(
@@ -805,12 +821,6 @@ def load(data: Any, source: str) -> Checkpoint:
 
 
 # ---------------------------------------------------------------------- the view
-
-
-def _blocks(record: Message) -> list[dict[str, Any]]:
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
 def _result_text(content: Any) -> str:

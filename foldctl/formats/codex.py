@@ -182,6 +182,7 @@ def load(data: Any, source: str) -> Checkpoint:
     spans: list[Span] = []
     links: dict[tuple[Container, int], int] = {}
     count = len(compacted)
+    digits = lines.Digits(data)
 
     def container(k: int) -> list[int]:
         """Fold k's originals (k == count: the live window), the previous frame first."""
@@ -229,14 +230,16 @@ def load(data: Any, source: str) -> Checkpoint:
                 messages=None
                 if missing
                 else lines.records(
-                    data, source, held, starts, ends, numbers, (0,) if k > 0 else ()
+                    data, source, held, starts, ends, numbers, (0,) if k > 0 else (), digits
                 ),
                 raw=record,
                 line=number,
             )
         )
     live = container(count)
-    history = lines.records(data, source, live, starts, ends, numbers, (0,) if count else ())
+    history = lines.records(
+        data, source, live, starts, ends, numbers, (0,) if count else (), digits
+    )
     facts = SessionFacts(
         session_id=session_id,
         project=cwd,

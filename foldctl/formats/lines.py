@@ -82,16 +82,55 @@ def read_head(data: Any) -> Head:
     return Head(first, first_line_whole and more)
 
 
-def decode_record(raw: bytes, source: str, line: int) -> dict[str, Any]:
+_CHUNK: Final = 1 << 22
+_RUN: Final = 19
+
+
+class Digits:
+    """Whether a file has 19 digits in a row anywhere (which an integer beyond 64 bits
+    needs), found once, when a record is first decoded, for every container of the file:
+    then only the records of a file that has such a run are looked at one by one."""
+
+    __slots__ = ("_data", "_found")
+
+    def __init__(self, data: Any) -> None:
+        self._data = data
+        self._found: bool | None = None
+
+    def anywhere(self) -> bool:
+        if self._found is None:
+            data, self._data = self._data, None  # the answer is all that is kept
+            # In chunks, overlapping by a run's length, so a mapped file is not copied whole.
+            self._found = any(
+                has_long_digit_run(data[at : at + _CHUNK + _RUN])
+                for at in range(0, max(len(data), 1), _CHUNK)
+            )
+        return self._found
+
+    def __getstate__(self) -> bool:
+        return self.anywhere()
+
+    def __setstate__(self, state: bool) -> None:
+        self._data, self._found = None, state
+
+
+def decode_record(
+    raw: bytes, source: str, line: int, digits: Digits | None = None
+) -> dict[str, Any]:
     """One line's record, decoded in full with the rules of the rest of foldctl (lone
     surrogates kept, numbers a double cannot hold refused, nesting bounded); an error
-    names the line."""
+    names the line.  ``digits`` says whether the file may hold a too-wide integer at all."""
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         value = _strict(raw, source, line)
     else:
-        if type(value) is dict and has_long_digit_run(raw) and jsoncodec.has_wide_float(value):
+        if (
+            type(value) is dict
+            and (digits is None or digits.anywhere())
+            and has_long_digit_run(raw)
+            and jsoncodec.has_wide_float(value)
+        ):
             value = _strict(raw, source, line)
     if type(value) is not dict:
         raise InputError(
@@ -126,7 +165,7 @@ class Records(Sequence[Message]):
     over a large session holds one record at a time.
     """
 
-    __slots__ = ("_data", "_ends", "_source", "_starts", "frame_indices", "lines")
+    __slots__ = ("_data", "_digits", "_ends", "_source", "_starts", "frame_indices", "lines")
 
     def __init__(
         self,
@@ -136,7 +175,9 @@ class Records(Sequence[Message]):
         lines: array[int],
         source: str,
         frame_indices: tuple[int, ...] = (),
+        digits: Digits | None = None,
     ) -> None:
+        self._digits = digits
         self._data = data
         self._starts = starts
         self._ends = ends
@@ -168,7 +209,7 @@ class Records(Sequence[Message]):
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(index)
-        return decode_record(self.raw_json(index), self._source, self.lines[index])
+        return decode_record(self.raw_json(index), self._source, self.lines[index], self._digits)
 
     def __iter__(self) -> Iterator[Message]:
         for i in range(len(self)):
@@ -190,10 +231,18 @@ class Records(Sequence[Message]):
             total += self._ends[i] - self._starts[i]
             ends.append(total)
         starts = array("q", [0, *ends[:-1]]) if len(ends) else array("q")
-        return (blob, starts, ends, self.lines, self._source, self.frame_indices)
+        return (blob, starts, ends, self.lines, self._source, self.frame_indices, self._digits)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        (self._data, self._starts, self._ends, self.lines, self._source, self.frame_indices) = state
+        (
+            self._data,
+            self._starts,
+            self._ends,
+            self.lines,
+            self._source,
+            self.frame_indices,
+            self._digits,
+        ) = state
 
     def __repr__(self) -> str:
         return f"<Records {self._source}: {len(self)} records>"
@@ -207,8 +256,10 @@ def records(
     ends: Sequence[int],
     lines: Sequence[int],
     frames: tuple[int, ...] = (),
+    digits: Digits | None = None,
 ) -> Records:
-    """The records numbered ``chosen`` (indices into the file's record arrays), in order."""
+    """The records numbered ``chosen`` (indices into the file's record arrays), in order;
+    ``digits`` the file's :class:`Digits`, shared by its containers."""
     return Records(
         data,
         array("q", [starts[r] for r in chosen]),
@@ -216,6 +267,7 @@ def records(
         array("l", [lines[r] for r in chosen]),
         source,
         frames,
+        digits,
     )
 
 

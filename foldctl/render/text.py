@@ -216,6 +216,10 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     yield from _findings_lines(doc)
 
 
+#: Microcompactions ``show`` lists in text (JSON lists every one).
+_MICRO_SHOWN = 5
+
+
 def _session_head(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Iterator[Line]:
     """The head of ``show`` for a session file of another runtime (Claude Code, Codex)."""
     facts = doc["session"]
@@ -253,7 +257,8 @@ def _session_tail(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Ite
     ]
     if floating:
         yield field("not in folds", ", ".join(floating) + " (expand --include-detached)")
-    for m in doc.get("microcompactions", ()):
+    micro = doc.get("microcompactions", ())
+    for m in micro[:_MICRO_SHOWN]:
         cleared = brief([str(c) for c in m.get("cleared", [])]) or "none found"
         saved = f", {m['tokensSaved']} tokens saved" if "tokensSaved" in m else ""
         yield field(
@@ -261,6 +266,9 @@ def _session_tail(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Ite
             f"line {m['line']} ({m.get('trigger', 'trigger ' + NOT_RECORDED)}{saved}): "
             f"{len(m.get('toolUseIds', []))} tool result(s) cleared: {cleared}",
         )
+    if len(micro) > _MICRO_SHOWN:
+        more = len(micro) - _MICRO_SHOWN
+        yield field("", f"... {more} more microcompactions (show --format json lists them)")
     if doc.get("notRecorded"):
         yield field(NOT_RECORDED, ", ".join(doc["notRecorded"]) + " (this runtime writes none)")
     models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
