@@ -641,19 +641,19 @@ def walk_name(
     )
 
 
-def every_row(graph: FoldGraph, *, replays: Replays = "full") -> Iterator[Row]:
+def every_row(graph: FoldGraph, *, replays: Replays = "full", bodies: bool = True) -> Iterator[Row]:
     """Every message foldctl can see, each place it occurs, with its locator.
 
     The expansion from history with frames kept (so summaries are rows too),
     then the floating (detached and orphan) spans with what nests in them.  With
     ``replays="full"`` the expansion's size is checked first
-    (:func:`check_expansion`).
+    (:func:`check_expansion`).  ``bodies`` is :func:`walk`'s.
     """
     if replays == "full":
         check_expansion(graph, floating=True)
     streams = (
-        walk(graph, keep_frames=True, replays=replays),
-        walk_floating(graph, keep_frames=True, replays=replays),
+        walk(graph, keep_frames=True, replays=replays, bodies=bodies),
+        walk_floating(graph, keep_frames=True, replays=replays, bodies=bodies),
     )
     for stream in streams:
         for event in stream:

@@ -10,6 +10,7 @@ one).  A field that is not a string is searched in its compact JSON encoding
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -226,22 +227,43 @@ def _matches(shown: Message, query: Query) -> tuple[list[Match], dict[str, str],
     return matches, texts, total
 
 
-def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
+def _per_message(query: Query, prefilter: Prefilter | None) -> Prefilter | None:
+    """The prefilter to apply to each message's stored JSON before decoding it: when every
+    message that is not a match can be passed over unread (no context, not inverted) and
+    no searched field is one a format's view makes up (``role``; ``*`` includes it)."""
+    if prefilter is None or query.invert or query.before or query.after:
+        return None
+    if ALL_FIELDS in query.fields or "role" in query.fields:
+        return None
+    return prefilter
+
+
+def search(graph: FoldGraph, query: Query, prefilter: Prefilter | None = None) -> Iterator[Hit]:
     """Every message of one checkpoint that matches (or, inverted, does not), in record
-    order, with ``before``/``after`` neighbours in the expanded transcript as context."""
+    order, with ``before``/``after`` neighbours in the expanded transcript as context.
+    With ``prefilter``, a message whose stored JSON cannot hold a match is passed over
+    without being decoded (the rule of :mod:`foldctl.query.prefilter`, per message)."""
     source = graph.checkpoint.source
     spans = graph.spans
     view = formats.view_of(graph.checkpoint)
+    skip = _per_message(query, prefilter)
     before: deque[Row] = deque(maxlen=query.before or None) if query.before else deque()
     after_left = 0
     selected = 0
     last_shown = -2
     last_ctx: object = None
     folds_ok = True
-    for n, row in enumerate(every_row(graph, replays=query.replays)):
+    messages: Any = None
+    for n, row in enumerate(every_row(graph, replays=query.replays, bodies=skip is None)):
         if row.context is not last_ctx:
             last_ctx = row.context
             folds_ok = query.folds.context_passes(row.context, spans)
+            messages = graph.container_messages(row.span)
+        if skip is not None and row.frame is None:
+            raw_json = getattr(messages, "raw_json", None)
+            if raw_json is not None and not skip.may_match(raw_json(row.index)):
+                continue  # its stored JSON cannot hold a match: not decoded
+            row = dataclasses.replace(row, message=messages[row.index])
         hit: Hit | None = None
         room = query.max_count is None or selected < query.max_count
         shown = view(row.message) if room else row.message
@@ -409,7 +431,7 @@ def _source_events(
         if redactor is not None:
             graph = redact_graph(graph, redactor)
         count = 0
-        for hit in search(graph, query):
+        for hit in search(graph, query, prefilter):
             count += not hit.context
             if not count_only:
                 yield hit
