@@ -63,9 +63,11 @@ _DECODE: Final = msgspec.json.Decoder(_Line).decode
 
 def _sniff(head: Head) -> bool:
     first = head.first
+    kind = first.get("type") if first is not None else None
     return (
         first is not None
-        and first.get("type") in LINE_TYPES
+        and isinstance(kind, str)
+        and kind in LINE_TYPES
         and "payload" in first
         and "timestamp" in first
     )
