@@ -30,13 +30,13 @@ def _context(hit: HitRecord, sep: str) -> str | None:
         if joined is None:
             parts.append("a summary frame that joins no span (unresolved)")
         else:
-            model = (
-                truncate(visible(hit.frame_model), MAX_CELL)
+            by = (
+                f", written by {truncate(visible(hit.frame_model), MAX_CELL)}"
                 if hit.frame_model is not None
-                else "a model not recorded"
+                else " (its summarizing model is not recorded)"
             )
             parts.append(
-                f"the summary frame of span {joined}, written by {model}: "
+                f"the summary frame of span {joined}{by}: "
                 f"a claim, not the conversation ({hit.frame.resolution})"
             )
     fold = hit.folded_by

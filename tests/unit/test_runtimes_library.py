@@ -188,3 +188,16 @@ def test_a_partial_session_says_so(tmp_path: Path) -> None:
     assert (
         verified.exit_code == 1 and "bad-line" in verified.stdout and "(line 2)" in verified.stdout
     )
+
+
+def test_diff_of_two_copies_of_one_session(tmp_path: Path) -> None:
+    """An earlier copy of the session (before its last compaction) against the whole file:
+    a fold added, nothing lost."""
+    lines = CLAUDE.read_bytes().splitlines(keepends=True)
+    boundary = max(i for i, line in enumerate(lines) if b'"compact_boundary"' in line)
+    old = tmp_path / "old.jsonl"
+    old.write_bytes(b"".join(lines[:boundary]))
+    result = foldctl.diff(old, CLAUDE)
+    kinds = {d["kind"] for d in result.differences}
+    assert "span-added" in kinds and "span-removed" not in kinds
+    assert result.lost_messages == 0
