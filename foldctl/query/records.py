@@ -384,9 +384,17 @@ def spans_table(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Table:
             if not folds.active or folds.selects(span):
                 yield row
 
-    note = "" if graph.checkpoint.messages_checked else NOT_DECODED
-    return Table(Rows(rows), SPAN_COLUMNS, note=note)
+    notes = [_not_recorded(graph)] + ([] if graph.checkpoint.messages_checked else [NOT_DECODED])
+    return Table(Rows(rows), SPAN_COLUMNS, note=" ".join(n for n in notes if n))
 
 
 def stages_table(graph: FoldGraph) -> Table:
-    return Table(Rows(lambda: stage_rows(graph)), STAGE_COLUMNS)
+    return Table(Rows(lambda: stage_rows(graph)), STAGE_COLUMNS, note=_not_recorded(graph))
+
+
+def _not_recorded(graph: FoldGraph) -> str:
+    """What a text table says of the facts its format does not record ("-" in the table)."""
+    fmt = formats.of(graph.checkpoint)
+    if not fmt.not_recorded:
+        return ""
+    return f"(not recorded by a {fmt.title}: {', '.join(fmt.not_recorded)})"

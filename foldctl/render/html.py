@@ -329,7 +329,7 @@ def render(
             w.el(
                 "meta", attrs={"name": "generator", "content": f"foldctl {provenance.tool_version}"}
             )
-            w.el("title", f"foldctl report: {doc['runId']}")
+            w.el("title", f"foldctl report: {_recorded(doc.get('runId'))}")
             w.stylesheet()
         with w.tag("body"):
             _header(w, doc)
@@ -424,17 +424,35 @@ class _Anchors:
 def _header(w: Writer, doc: dict[str, Any]) -> None:
     c = doc["counts"]
     with w.tag("header", {"class": "top"}):
-        w.el("h1", f"Fold report: {doc['runId']}")
+        w.el("h1", f"Fold report: {_recorded(doc.get('runId'))}")
         scheme = doc["scheme"] + (f" ({doc['schemeNote']})" if doc["schemeNote"] else "")
         spans = f"{c['spans']} ({c['retained']} retained, {c['discarded']} discarded)"
         if not doc["foldedPresent"]:
             spans += "; no `folded` key: never folded, or stored before 8.2"
+        session = doc.get("session")
+        head: list[tuple[str, str]] = (
+            [
+                ("source", f"{doc['source']} ({formats.get(doc['format']).title})"),
+                ("session", _recorded(session.get("sessionId"))),
+                ("project", _recorded(session.get("project"))),
+                ("runtime", _recorded(session.get("runtimeVersion"))),
+                ("time", f"{session.get('firstAt', '?')} .. {session.get('lastAt', '?')}"),
+                ("lines", f"{session['lines']} ({session['records']} records)"),
+                ("not recorded", ", ".join(doc.get("notRecorded", ()))),
+            ]
+            if session is not None
+            else [
+                ("source", f"{doc['source']} ({doc['shape']})"),
+                ("runId", doc["runId"]),
+                ("version", str(doc["version"])),
+                ("checkpointedAt", f"{doc['checkpointedAt']} ({doc['checkpointedAtMs']} ms)"),
+                ("iterations", f"last completed: {doc['lastCompletedIteration']}"),
+            ]
+        )
+        if doc.get("partial"):
+            head.append(("partial", "some lines are not JSON and were left out (see verify)"))
         rows: list[tuple[str, str]] = [
-            ("source", f"{doc['source']} ({doc['shape']})"),
-            ("runId", doc["runId"]),
-            ("version", str(doc["version"])),
-            ("checkpointedAt", f"{doc['checkpointedAt']} ({doc['checkpointedAtMs']} ms)"),
-            ("iterations", f"last completed: {doc['lastCompletedIteration']}"),
+            *head,
             ("scheme", scheme),
             (
                 "live messages",
@@ -460,7 +478,7 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
                 w.el("dd", value)
             w.el("dt", "original input")
             with w.tag("dd"):
-                w.el("pre", doc["originalInput"], {"class": "input"})
+                w.el("pre", _recorded(doc.get("originalInput")), {"class": "input"})
         with w.tag("nav", {"class": "toc"}):
             for anchor, label in (
                 ("findings", "Findings"),
@@ -580,12 +598,12 @@ def _tree(w: Writer, doc: dict[str, Any], anchors: _Anchors) -> None:
                         with w.tag("td", {"class": "mono"}):
                             _frame_cell(w, node["frame"], node["placement"], anchors)
                         w.el("td", str(node["depth"]))
-                        w.el("td", node["model"], {"class": "wrap"})
+                        w.el("td", _recorded(node.get("model")), {"class": "wrap"})
                         w.el("td", str(node["messageCount"]))
                         w.el("td", node["retained"])
-                        w.el("td", node["runId"], {"class": "wrap mono"})
-                        w.el("td", str(node["iteration"]))
-                        w.el("td", node["foldedAt"], {"class": "mono nowrap"})
+                        w.el("td", _recorded(node.get("runId")), {"class": "wrap mono"})
+                        w.el("td", _recorded(node.get("iteration")))
+                        w.el("td", _recorded(node.get("foldedAt")), {"class": "mono nowrap"})
 
 
 def _frame_cell(w: Writer, frame: str | None, placement: str, anchors: _Anchors) -> None:

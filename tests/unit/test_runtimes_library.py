@@ -201,3 +201,17 @@ def test_diff_of_two_copies_of_one_session(tmp_path: Path) -> None:
     kinds = {d["kind"] for d in result.differences}
     assert "span-added" in kinds and "span-removed" not in kinds
     assert result.lost_messages == 0
+
+
+@pytest.mark.parametrize("path", [CLAUDE, CODEX], ids=["claude-code", "codex"])
+def test_report_and_redaction_read_both_runtimes(path: Path, tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    assert run_cli("report", str(path), "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "not recorded" in html and "line " in html
+    key = tmp_path / "key"
+    key.write_bytes(b"k" * 32)
+    redacted = run_cli(
+        "expand", str(path), "-f", "jsonl", "--redact", "--redact-key-file", str(key)
+    )
+    assert redacted.exit_code == 0 and len(jsonl(redacted.stdout)) >= 10
