@@ -11,9 +11,9 @@ links a summary to its originals by id or position, by :attr:`Checkpoint.links`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 Message = dict[str, Any]
 Retention = Literal["conversation", "discard"]
@@ -52,6 +52,44 @@ def frame_indices(messages: Sequence[Message]) -> Sequence[int]:
     if known is not None:
         return known
     return [i for i, m in enumerate(messages) if is_frame(m)]
+
+
+class LazyMessages(Sequence[Message]):
+    """Messages made one at a time when asked for (decoded from stored JSON, redacted):
+    a subclass says how many there are and makes message ``index`` (:meth:`_at`); indexing
+    (negative indices, slices) and iteration are here.  Nothing is cached, so streaming
+    over a large checkpoint holds one message at a time."""
+
+    __slots__ = ()
+
+    def _at(self, index: int) -> Message:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        if isinstance(index, slice):
+            return [self._at(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Message]:
+        for i in range(len(self)):
+            yield self._at(i)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)

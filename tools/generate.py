@@ -36,7 +36,7 @@ import gzip
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
@@ -1608,9 +1608,14 @@ def generate_sized(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
 
 def write_sized(path: str | Path, target_bytes: int, seed: int = 0) -> int:
     """Write :func:`generate_sized` to ``path``; the number of bytes written."""
+    return write_chunks(path, generate_sized(target_bytes, seed))
+
+
+def write_chunks(path: str | Path, chunks: Iterable[bytes]) -> int:
+    """Write ``chunks`` to ``path`` as they come; the number of bytes written."""
     total = 0
     with open(path, "wb") as out:
-        for chunk in generate_sized(target_bytes, seed):
+        for chunk in chunks:
             out.write(chunk)
             total += len(chunk)
     return total
@@ -1880,5 +1885,6 @@ __all__ = [
     "with_forged_frame",
     "wrap_conversation_envelope",
     "wrap_paused_envelope",
+    "write_chunks",
     "write_sized",
 ]

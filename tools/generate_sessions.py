@@ -32,6 +32,8 @@ from typing import Any, Final
 
 import orjson
 
+from tools.generate import write_chunks
+
 Record = dict[str, Any]
 
 CLAUDE_VERSION: Final = "2.0.55"
@@ -1017,12 +1019,7 @@ def generate_sized_claude(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
 
 def write_sized_claude(path: str | Path, target_bytes: int, seed: int = 0) -> int:
     """Write :func:`generate_sized_claude` to ``path``; the number of bytes written."""
-    total = 0
-    with open(path, "wb") as out:
-        for line in generate_sized_claude(target_bytes, seed):
-            out.write(line)
-            total += len(line)
-    return total
+    return write_chunks(path, generate_sized_claude(target_bytes, seed))
 
 
 def write_cases(folder: str | Path) -> list[Path]:

@@ -569,27 +569,28 @@ def _when(ms: int | float) -> str:
 def _check_time_order(a: _Audit) -> Iterator[Finding]:
     previous: tuple[Span, int | float] | None = None
     taken = a.cp.checkpointed_at
+    # where a session file records a fold's time, and the order of its folds
+    key, order = ("foldedAtMs", "`folded`") if a.cp.session is None else ("timestamp", "the file")
     for span in a.spans:
         at = span.folded_at_ms
-        if at is None:
+        if at is None or span.kind != "fold":
             continue
         if previous is not None and at < previous[1]:
             yield finding(
                 "time-order",
                 f"Span {span.index} was folded at {_when(at)}, before span "
-                f"{previous[0].index} ({_when(previous[1])}), yet comes after it in "
-                "`folded`.",
+                f"{previous[0].index} ({_when(previous[1])}), yet comes after it in {order}.",
                 span=span.index,
-                path=a.span_path(span.index, "foldedAtMs"),
+                path=a.span_path(span.index, key),
                 related=(f"span {previous[0].index}",),
             )
         if taken is not None and at > taken:
+            last = "checkpoint was taken" if a.cp.session is None else "file's last record"
             yield finding(
                 "time-order",
-                f"Span {span.index} was folded at {_when(at)}, after the "
-                f"checkpoint was taken ({_when(taken)}).",
+                f"Span {span.index} was folded at {_when(at)}, after the {last} ({_when(taken)}).",
                 span=span.index,
-                path=a.span_path(span.index, "foldedAtMs"),
+                path=a.span_path(span.index, key),
             )
         previous = (span, at)
 
@@ -701,25 +702,6 @@ def _check_floating_linked(a: _Audit, nested: dict[int, int]) -> Iterator[Findin
             )
 
 
-def _check_time_order_linked(a: _Audit) -> Iterator[Finding]:
-    previous: Span | None = None
-    for span in a.spans:
-        if span.kind != "fold" or span.folded_at_ms is None:
-            continue
-        before = previous.folded_at_ms if previous is not None else None
-        if previous is not None and before is not None and span.folded_at_ms < before:
-            yield finding(
-                "time-order",
-                f"The compaction of span {span.index} is dated {_when(span.folded_at_ms)}, "
-                f"before that of span {previous.index} ({_when(before)}), "
-                "which comes before it in the file.",
-                span=span.index,
-                path=a.span_path(span.index, "timestamp"),
-                related=(f"span {previous.index}",),
-            )
-        previous = span
-
-
 def _linked(a: _Audit, messages: bool) -> list[Finding]:
     nested = a.nested_floating()
     cycles = a.cycle_frames()
@@ -730,7 +712,7 @@ def _linked(a: _Audit, messages: bool) -> list[Finding]:
         *_check_cycles(a, cycles),
         *_check_replayed(a, in_cycles),
         *_check_floating_linked(a, nested),
-        *_check_time_order_linked(a),
+        *_check_time_order(a),
         *_check_fold_order(a, in_cycles),
     ]
 

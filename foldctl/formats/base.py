@@ -26,6 +26,17 @@ def identity(message: Message) -> Message:
     return message
 
 
+def after_preamble(view: Callable[[Message], Message], preamble: str) -> Callable[[Message], str]:
+    """A format's ``summary_text``: a frame's text as its ``view`` shows it, less the
+    ``preamble`` the runtime writes before the summarizer's words (and the line break)."""
+
+    def summary_text(frame: Message) -> str:
+        text: str = view(frame)["content"]
+        return text[len(preamble) :].lstrip("\n") if text.startswith(preamble) else text
+
+    return summary_text
+
+
 @dataclass(frozen=True, slots=True)
 class Head:
     """The start of a file, read once for every format's recogniser: the first line that is

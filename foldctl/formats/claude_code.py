@@ -28,7 +28,7 @@ import msgspec
 
 from foldctl.errors import InputError
 from foldctl.formats import lines
-from foldctl.formats.base import Head, InputFormat
+from foldctl.formats.base import Head, InputFormat, after_preamble
 from foldctl.jsoncodec import brief
 from foldctl.model import (
     Checkpoint,
@@ -36,7 +36,6 @@ from foldctl.model import (
     LoadNote,
     Message,
     Microcompaction,
-    Origin,
     SessionFacts,
     Span,
 )
@@ -655,7 +654,6 @@ def _checkpoint(
             )
         )
     notes = [*_duplicate_notes(s), *(_note(s, p) for p in s.pending)]
-    notes.sort(key=lambda note: note.line or 0)
     facts = SessionFacts(
         session_id=s.session_id,
         project=s.cwd,
@@ -669,25 +667,18 @@ def _checkpoint(
         other_lines=tuple(sorted(s.other.items())),
     )
     history = sequence(None, containers[0])
-    return Checkpoint(
-        source=source,
-        shape="session",
-        run_id=s.session_id,
-        version=s.version,
-        history=history,
-        spans=tuple(spans),
-        has_folded=bool(boundaries),
-        last_completed_iteration=None,
-        original_input=_first_prompt(s, containers[0], folds),
-        checkpointed_at=facts.last_ms,
-        raw={},
-        messages_checked=False,
-        origin=Origin(data),
+    return lines.session_checkpoint(
+        source,
+        data,
         format=FORMAT.name,
+        shape="session",
+        history=history,
+        spans=spans,
         links=links,
-        notes=tuple(notes),
+        notes=notes,
+        facts=facts,
+        original_input=_first_prompt(s, containers[0], folds),
         microcompactions=tuple(_microcompactions(s)),
-        session=facts,
     )
 
 
@@ -918,12 +909,7 @@ def view(record: Message) -> Message:
     return shown
 
 
-def summary_text(record: Message) -> str:
-    """A compaction summary's text, the runtime's preamble left out."""
-    text: str = view(record)["content"]
-    if text.startswith(SUMMARY_PREFIX):
-        return text[len(SUMMARY_PREFIX) :].lstrip("\n")
-    return text
+summary_text: Final = after_preamble(view, SUMMARY_PREFIX)
 
 
 FORMAT: Final = InputFormat(

@@ -25,13 +25,12 @@ import orjson
 from msgspec import UNSET, UnsetType
 
 from foldctl.formats import lines
-from foldctl.formats.base import Head, InputFormat
+from foldctl.formats.base import Head, InputFormat, after_preamble
 from foldctl.model import (
     Checkpoint,
     Container,
     LoadNote,
     Message,
-    Origin,
     SessionFacts,
     Span,
 )
@@ -253,25 +252,17 @@ def load(data: Any, source: str) -> Checkpoint:
         runtime_version=version,
         other_lines=tuple(sorted(other.items())),
     )
-    notes.sort(key=lambda note: note.line or 0)
-    return Checkpoint(
-        source=source,
-        shape="rollout",
-        run_id=session_id,
-        version=version,
-        history=history,
-        spans=tuple(spans),
-        has_folded=bool(compacted),
-        last_completed_iteration=None,
-        original_input=first_prompt,
-        checkpointed_at=facts.last_ms,
-        raw={},
-        messages_checked=False,
-        origin=Origin(data),
+    return lines.session_checkpoint(
+        source,
+        data,
         format=FORMAT.name,
+        shape="rollout",
+        history=history,
+        spans=spans,
         links=links,
-        notes=tuple(notes),
-        session=facts,
+        notes=notes,
+        facts=facts,
+        original_input=first_prompt,
     )
 
 
@@ -385,12 +376,7 @@ def view(record: Message) -> Message:
     return shown
 
 
-def summary_text(record: Message) -> str:
-    """A compaction summary's text, the runtime's preamble left out."""
-    text: str = view(record)["content"]
-    if text.startswith(SUMMARY_PREFIX):
-        return text[len(SUMMARY_PREFIX) :].lstrip("\n")
-    return text
+summary_text: Final = after_preamble(view, SUMMARY_PREFIX)
 
 
 FORMAT: Final = InputFormat(

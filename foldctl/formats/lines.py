@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import Any, Final, overload
+from typing import Any, Final
 
 import orjson
 
@@ -22,7 +22,18 @@ from foldctl.errors import InputError
 from foldctl.formats.base import Head
 from foldctl.load.exact import type_name
 from foldctl.load.fast import has_long_digit_run
-from foldctl.model import Checkpoint, Container, Message
+from foldctl.model import (
+    Checkpoint,
+    Container,
+    LazyMessages,
+    LoadNote,
+    Message,
+    Microcompaction,
+    Origin,
+    SessionFacts,
+    Shape,
+    Span,
+)
 
 #: How far into a file the recognisers look for its first JSON line.
 HEAD_BYTES: Final = 8 << 20
@@ -156,7 +167,7 @@ def not_json(data: Any, start: int, end: int) -> str:
     return f"expected a JSON object, found {type_name(value)}"
 
 
-class Records(Sequence[Message]):
+class Records(LazyMessages):
     """A container's records (the live window, or one fold's originals), each kept as
     where it lies in the file and decoded when read.
 
@@ -196,31 +207,8 @@ class Records(Sequence[Message]):
     def __len__(self) -> int:
         return len(self._starts)
 
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+    def _at(self, index: int) -> Message:
         return decode_record(self.raw_json(index), self._source, self.lines[index], self._digits)
-
-    def __iter__(self) -> Iterator[Message]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or len(other) != len(self):
-            return False
-        return all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) are not pickled: the records' own are.
@@ -291,3 +279,43 @@ def span_line_place(checkpoint: Checkpoint, span: int, key: str | None) -> str:
 def text_of(value: Any) -> str:
     """A value as text: a string as it is, anything else as compact JSON."""
     return value if isinstance(value, str) else jsoncodec.as_text(value)
+
+
+def session_checkpoint(
+    source: str,
+    data: Any,
+    *,
+    format: str,
+    shape: Shape,
+    history: Sequence[Message],
+    spans: Sequence[Span],
+    links: dict[tuple[Container, int], int],
+    notes: list[LoadNote],
+    facts: SessionFacts,
+    original_input: str | None,
+    microcompactions: tuple[Microcompaction, ...] = (),
+) -> Checkpoint:
+    """The checkpoint of a session file: its live window and folds, the loader's links and
+    notes (in line order), and what it says about itself; what a session file does not
+    record (an iteration, a checkpoint version) is None."""
+    notes.sort(key=lambda note: note.line or 0)
+    return Checkpoint(
+        source=source,
+        shape=shape,
+        run_id=facts.session_id,
+        version=facts.runtime_version,
+        history=history,
+        spans=tuple(spans),
+        has_folded=any(span.kind == "fold" for span in spans),
+        last_completed_iteration=None,
+        original_input=original_input,
+        checkpointed_at=facts.last_ms,
+        raw={},
+        messages_checked=False,
+        origin=Origin(data),
+        format=format,
+        links=links,
+        notes=tuple(notes),
+        microcompactions=microcompactions,
+        session=facts,
+    )

@@ -18,7 +18,7 @@ return ``None`` and the caller reads the file on the exact path
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal, overload
 
 import msgspec
@@ -35,7 +35,7 @@ from foldctl.load.exact import (
     load_document,
     type_name,
 )
-from foldctl.model import Checkpoint, Message, Shape, Span, is_frame
+from foldctl.model import Checkpoint, LazyMessages, Message, Shape, Span, is_frame
 
 # The start of a message, as the runtime writes it, that cannot be a frame:
 # role then content, both strings, and either the role is not "user" or the
@@ -201,12 +201,11 @@ def _holds_wide_float(message: dict[str, Any]) -> bool:
     return False
 
 
-class RawMessages(Sequence[Message]):
-    """A span's retained messages, decoded one at a time when asked for.
-
-    Nothing is cached, so streaming over a large checkpoint holds one message
-    at a time; ``frame_indices`` says which of them are frames; ``escape_free``
-    that the file holds no ``\\u`` escape (so neither does any message's JSON).
+class RawMessages(LazyMessages):
+    """A span's retained messages, decoded one at a time when asked for
+    (:class:`~foldctl.model.LazyMessages`); ``frame_indices`` says which of them are frames;
+    ``escape_free`` that the file holds no ``\\u`` escape (so neither does any message's
+    JSON).
     """
 
     __slots__ = ("_items", "_path", "_source", "_whole", "escape_free", "frame_indices")
@@ -243,7 +242,7 @@ class RawMessages(Sequence[Message]):
         self._items, self.frame_indices, self._source, self._path, self.escape_free = state
         self._whole = None
 
-    def _decode(self, index: int) -> Message:
+    def _at(self, index: int) -> Message:
         try:
             return decode_message(self._items[index], self._source, f"{self._path}[{index}]")
         except InputError as e:
@@ -251,30 +250,6 @@ class RawMessages(Sequence[Message]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._items)))]
-        if index < 0:
-            index += len(self._items)
-        return self._decode(index)
-
-    def __iter__(self) -> Iterator[Message]:
-        for i in range(len(self._items)):
-            yield self._decode(i)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or len(other) != len(self):
-            return False
-        return all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<RawMessages {self._path}: {len(self._items)} messages>"

@@ -14,8 +14,8 @@ them, so memory does not grow with the checkpoint.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, overload
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -24,7 +24,7 @@ from foldctl.digest import digest
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import every_row
-from foldctl.model import Checkpoint, Message, Span, frame_indices
+from foldctl.model import Checkpoint, LazyMessages, Message, Span, frame_indices
 from foldctl.redact.redactor import Redaction, Redactor
 
 if TYPE_CHECKING:  # the claim rules load only when claims are checked
@@ -51,7 +51,7 @@ def redact_message(redactor: Redactor, message: Message, locator: str) -> Redact
     return RedactedMessage(new, digest(message), redactions)
 
 
-class RedactedMessages(Sequence[Message]):
+class RedactedMessages(LazyMessages):
     """A span's retained messages, each redacted when read."""
 
     __slots__ = ("_messages", "_redactor", "_span", "frame_indices", "lines")
@@ -66,17 +66,7 @@ class RedactedMessages(Sequence[Message]):
     def __len__(self) -> int:
         return len(self._messages)
 
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
+    def _at(self, index: int) -> Message:
         raw = getattr(self._messages, "raw_json", None)
         locator = message_locator(self._span, index)
         if raw is not None:
@@ -87,10 +77,6 @@ class RedactedMessages(Sequence[Message]):
                 return RedactedMessage(original, digest(original), [])
             return RedactedMessage(orjson.loads(redacted), digest(original), redactions)
         return redact_message(self._redactor, self._messages[index], locator)
-
-    def __iter__(self) -> Iterator[Message]:
-        for i in range(len(self)):
-            yield self[i]
 
 
 def _text(redactor: Redactor, value: str, field: str, locator: str) -> str:
