@@ -36,7 +36,7 @@ import gzip
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
@@ -45,6 +45,7 @@ from typing import Any, Final, Literal
 
 from foldctl import jsoncodec
 from foldctl.fingerprint import SCHEMES
+from tools.benchkit import write_chunks
 
 Message = dict[str, Any]
 Retention = Literal["conversation", "discard"]
@@ -1611,16 +1612,6 @@ def write_sized(path: str | Path, target_bytes: int, seed: int = 0) -> int:
     return write_chunks(path, generate_sized(target_bytes, seed))
 
 
-def write_chunks(path: str | Path, chunks: Iterable[bytes]) -> int:
-    """Write ``chunks`` to ``path`` as they come; the number of bytes written."""
-    total = 0
-    with open(path, "wb") as out:
-        for chunk in chunks:
-            out.write(chunk)
-            total += len(chunk)
-    return total
-
-
 # --------------------------------------------------------------------------- bundled samples
 
 
@@ -1885,6 +1876,5 @@ __all__ = [
     "with_forged_frame",
     "wrap_conversation_envelope",
     "wrap_paused_envelope",
-    "write_chunks",
     "write_sized",
 ]

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import orjson
 
-from tools.generate import write_chunks
+from tools.benchkit import write_chunks
 
 Record = dict[str, Any]
 
