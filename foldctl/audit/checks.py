@@ -585,7 +585,7 @@ def _check_time_order(a: _Audit) -> Iterator[Finding]:
                 related=(f"span {previous[0].index}",),
             )
         if taken is not None and at > taken:
-            last = "checkpoint was taken" if a.cp.session is None else "file's last record"
+            last = "checkpoint was taken" if a.cp.session is None else "latest record of the file"
             yield finding(
                 "time-order",
                 f"Span {span.index} was folded at {_when(at)}, after the {last} ({_when(taken)}).",

@@ -215,10 +215,12 @@ class _Session:
 
     def keep(self, record: _Record, number: int, start: int, end: int) -> None:
         kind_name = record.type
-        if record.timestamp is not None:
-            if self.first_time is None:
-                self.first_time = record.timestamp
-            self.last_time = record.timestamp
+        stamp = record.timestamp
+        if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
+            if self.first_time is None or stamp < self.first_time:
+                self.first_time = stamp
+            if self.last_time is None or stamp > self.last_time:
+                self.last_time = stamp
         uuid = record.uuid
         if uuid is None:
             if kind_name in ROW_TYPES:
@@ -516,7 +518,11 @@ def _build(session: _Session) -> Checkpoint:
     # The live window: from the last record of the main chain back to its boundary.
     live: list[int] = []
     if main_rows:
-        live = _rows(kinds, s.walk(main_rows[-1], len(boundaries), "the live window"))
+        tip = main_rows[-1]
+        for b in boundaries:  # a session that ends at a summary: its preserved records follow
+            if b.summary == tip and b.preserved and b.relinked:
+                tip = b.preserved[-1]
+        live = _rows(kinds, s.walk(tip, len(boundaries), "the live window"))
     folds: list[list[int] | None] = [s.originals(n, b) for n, b in enumerate(boundaries)]
     containers: list[list[int]] = [live] + [f or [] for f in folds]
     covered: dict[int, int] = {}  # record -> container position (0 = live, n + 1 = fold n)

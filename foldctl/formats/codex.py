@@ -143,9 +143,10 @@ def load(data: Any, source: str) -> Checkpoint:
             )
             continue
         records += 1
-        if line.timestamp is not None:
-            first_time = first_time or line.timestamp
-            last_time = line.timestamp
+        stamp = line.timestamp
+        if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
+            first_time = stamp if first_time is None or stamp < first_time else first_time
+            last_time = stamp if last_time is None or stamp > last_time else last_time
         kind = line.type
         if kind == "response_item" or kind == "compacted":
             index = len(starts)

@@ -61,7 +61,7 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "checkpointedAtMs",
             "float64",
-            "checkpointedAt as stored (epoch ms; a session file: its last record's time)",
+            "checkpointedAt as stored (epoch ms; a session file: its latest record time)",
             null=True,
         ),
         _c("lastCompletedIteration", "float64", "as stored; null when not recorded", null=True),

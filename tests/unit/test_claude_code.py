@@ -158,6 +158,36 @@ def test_a_preserved_segment_stands_right_after_its_summary(tmp_path: Path) -> N
     assert codes(c) == []
 
 
+def test_a_session_that_ends_at_a_summary_has_its_preserved_records_live(
+    tmp_path: Path,
+) -> None:
+    """The runtime re-appends the tail after the summary (same uuid) and nothing follows:
+    the live window is still the summary and the preserved records."""
+    tail = assistant("a2", "u2", "recent answer")
+    c = open_session(
+        tmp_path,
+        [
+            user("u1", None, "old question"),  # 1
+            user("u2", "u1", "recent question"),  # 2 head
+            tail,  # 3 tail
+            boundary(
+                "b1",
+                "a2",
+                preservedSegment={"headUuid": "u2", "anchorUuid": "s1", "tailUuid": "a2"},
+            ),  # 4
+            summary("s1", "b1", "the old question"),  # 5
+            {**tail, "parentUuid": "s1"},  # 6: the tail re-appended after the summary
+        ],
+    )
+    assert rows(c, keep_frames=True) == [
+        ("h0", "s1", 5),
+        ("f0:0", "u1", 1),
+        ("h1", "u2", 2),
+        ("h2", "a2", 3),
+    ]
+    assert c.audit() == []  # the re-appended tail is the relink, not a duplicate
+
+
 def test_a_later_fold_holds_the_earlier_summary_and_its_preserved_segment(
     tmp_path: Path,
 ) -> None:
