@@ -148,11 +148,13 @@ def _where(d: dict[str, Any], arrow: str) -> str:
     kind = d["kind"]
     if kind.startswith("span-") or kind == "retention-changed":
         old_span, new_span = d["oldSpan"], d["newSpan"]
+        # a fold of a format that joins by its own links has no fingerprint to show
+        fingerprint = "" if d["fingerprint"] is None else f"  {d['fingerprint']}"
         if old_span is not None and new_span is not None:
-            return f"span {old_span}{arrow}span {new_span}  {d['fingerprint']}"
+            return f"span {old_span}{arrow}span {new_span}{fingerprint}"
         frame = d["oldLocator"] if new_span is None else d["newLocator"]
         at = f"  frame {frame}" if frame is not None else ""
-        return f"span {old_span if new_span is None else new_span}  {d['fingerprint']}{at}"
+        return f"span {old_span if new_span is None else new_span}{fingerprint}{at}"
     old, new = d["oldLocator"], d["newLocator"]
     if kind in ("live-removed", "frame-unresolved"):
         here = old if kind == "live-removed" else new
