@@ -123,9 +123,11 @@ def transcript(
 
 
 def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
-    """Source, run, checkpoint time and counts: what makes a pasted transcript stand alone."""
+    """Source, run, checkpoint time and counts: what makes a pasted transcript stand alone.
+    The counts are of folds, as ``show``'s are: records in no fold (a rewound branch, a
+    sidechain) are not folds."""
     cp = graph.checkpoint
-    spans = graph.spans
+    spans = [s for s in graph.spans if s.kind == "fold"]
     return {
         "source": cp.source,
         "shape": cp.shape,

@@ -178,6 +178,18 @@ def test_the_commands_read_both_runtimes(argv: list[str], path: Path) -> None:
         assert rows and all("line" in r for r in rows)
 
 
+def test_a_pasted_transcript_counts_the_folds_show_counts() -> None:
+    """The rewound branch of the Claude Code sample is a floating container, not a fold: the
+    markdown transcript's head counts the folds ``show`` counts, and shows each summary, as
+    its format shows it, as a claim before its originals."""
+    shown = json.loads(run_cli("show", str(CLAUDE), "-f", "json").stdout)
+    assert (shown["counts"]["spans"], shown["counts"]["abandoned"]) == (2, 1)
+    text = run_cli("expand", str(CLAUDE), "-f", "markdown").stdout
+    assert "- 9 live messages; 2 folds (2 retained, 0 discarded); 25 folded messages kept" in text
+    claim = text.index("> **Claim.** The summary at `h0`")
+    assert text.index("Fix the flaky refund rounding test; add a CHANGELOG entry", claim) > claim
+
+
 def test_a_partial_session_says_so(tmp_path: Path) -> None:
     path = write_jsonl(
         tmp_path / "s.jsonl", [user("u1", None, "q"), b"not json", user("u2", "u1", "q")]
