@@ -101,6 +101,60 @@ def test_sessions_lists_the_session_files_of_a_folder(tmp_path: Path) -> None:
     assert listing.note == f"looked in {tmp_path}"
 
 
+def test_sessions_of_several_paths_with_excludes_and_their_failure(tmp_path: Path) -> None:
+    both = foldctl.sessions([CLAUDE, str(CODEX)])
+    assert isinstance(both, foldctl.SessionFiles) and both.failure() is None
+    assert [r["format"] for r in both.rows] == ["claude-code", "codex"]
+    shutil.copy(CLAUDE, tmp_path / CLAUDE.name)
+    shutil.copy(CODEX, tmp_path / CODEX.name)
+    (tmp_path / "cut.jsonl").write_bytes(CODEX.read_bytes()[:40])  # the first line, cut
+    found = foldctl.sessions(tmp_path, exclude="codex_*")
+    assert isinstance(found, foldctl.SessionFiles)
+    rows = {Path(r["source"]).name: r for r in found.rows}
+    assert sorted(rows) == [CLAUDE.name, "cut.jsonl"] and "error" in rows["cut.jsonl"]
+    failure = found.failure()
+    assert failure is not None and "cut.jsonl" in str(failure)
+    store = foldctl.sessions(SAMPLES / "sessions.db")  # a store is listed as the command does
+    assert isinstance(store, foldctl.SessionListing) and store.failure() is None
+
+
+def test_the_session_folders_are_one_list(tmp_path: Path) -> None:
+    import foldctl.mcp
+
+    assert foldctl.SESSION_FOLDERS == ("~/.claude/projects", "~/.codex/sessions")
+    assert foldctl.session_folders(str(tmp_path)) == []
+    (tmp_path / ".codex" / "sessions").mkdir(parents=True)
+    assert foldctl.session_folders(str(tmp_path)) == [str(tmp_path / ".codex" / "sessions")]
+    served = foldctl.mcp.configure(home=str(tmp_path))
+    assert served.roots.paths == (str(tmp_path / ".codex" / "sessions"),)
+
+
+def test_the_sessions_command_takes_a_store_and_names_the_call_for_a_folder() -> None:
+    result = run_cli("sessions", str(SAMPLES))
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+    assert "is a directory; expected a SQLite session store" in result.stderr
+    assert "foldctl.sessions(FOLDER)" in result.stderr
+
+
+def test_grep_only_matching_labels_each_match_with_the_role_shown() -> None:
+    out = run_cli("grep", "-o", "NOT NULL", str(CODEX)).stdout.splitlines()
+    assert out and all(":?:" not in line for line in out)
+    assert f"{CODEX}:f0:6:assistant: NOT NULL" in out
+
+
+def test_a_fold_filter_on_a_fact_a_runtime_does_not_record(tmp_path: Path) -> None:
+    """A Claude Code fold records no model: no span passes --model, and the line says what
+    there is; a time filter keeps the folds whose time is recorded and passes."""
+    none = run_cli("spans", str(CLAUDE), "--model", "claude-opus")
+    assert none.exit_code == 1 and 'no span with model "claude-opus"' in none.stderr
+    late = jsonl(
+        run_cli("spans", str(CLAUDE), "--since", "2025-06-02T09:10:00Z", "-f", "jsonl").stdout
+    )
+    assert [r["span"] for r in late] == [1]
+    codex = jsonl(run_cli("spans", str(CODEX), "--model", "GPT-5-CODEX", "-f", "jsonl").stdout)
+    assert [r["span"] for r in codex] == [0, 1]
+
+
 def test_sessions_with_no_folder_says_where_it_looked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
