@@ -22,6 +22,7 @@ from foldctl.version import version_line as version_line  # what --version print
 
 __all__ = [
     "CODES",
+    "SESSION_FOLDERS",
     "SEVERITIES",
     "Checkpoint",
     "ClaimFinding",
@@ -43,6 +44,7 @@ __all__ = [
     "Redactor",
     "Report",
     "Row",
+    "SessionFiles",
     "SessionListing",
     "Span",
     "SummaryFinding",
@@ -63,6 +65,7 @@ __all__ = [
     "open",
     "report",
     "schema",
+    "session_folders",
     "session_sources",
     "sessions",
     "sessions_in",
@@ -86,12 +89,14 @@ _HOMES = {
     "open": "foldctl.api",
     "report": "foldctl.api",
     "schema": "foldctl.api",
+    "session_folders": "foldctl.api",
     "session_sources": "foldctl.api",
     "sessions": "foldctl.api",
     "sessions_in": "foldctl.api",
     "verify": "foldctl.api",
     "CODES": "foldctl.audit.codes",
     "SEVERITIES": "foldctl.audit.codes",
+    "SESSION_FOLDERS": "foldctl.formats.registry",
     "Finding": "foldctl.audit.codes",
     "VerifyReport": "foldctl.audit.batch",
     "ClaimFinding": "foldctl.claims.check",
@@ -108,6 +113,7 @@ _HOMES = {
     "Overview": "foldctl.query.records",
     "Table": "foldctl.query.records",
     "Report": "foldctl.query.report",
+    "SessionFiles": "foldctl.query.sessions",
     "SessionListing": "foldctl.query.sessions",
     "Transcript": "foldctl.query.transcript",
     "Redactor": "foldctl.redact.redactor",
@@ -133,6 +139,7 @@ if TYPE_CHECKING:
         open,
         report,
         schema,
+        session_folders,
         session_sources,
         sessions,
         sessions_in,
@@ -143,6 +150,7 @@ if TYPE_CHECKING:
     from foldctl.claims.check import ClaimFinding
     from foldctl.claims.record import ClaimsResult, SummaryFinding
     from foldctl.errors import FoldctlError, InputError, UsageError
+    from foldctl.formats.registry import SESSION_FOLDERS
     from foldctl.graph.filters import FoldFilter
     from foldctl.graph.walk import Row
     from foldctl.model import Checkpoint, Span
@@ -153,7 +161,7 @@ if TYPE_CHECKING:
     from foldctl.query.locate import LocateResult
     from foldctl.query.records import Overview, Table
     from foldctl.query.report import Report
-    from foldctl.query.sessions import SessionListing
+    from foldctl.query.sessions import SessionFiles, SessionListing
     from foldctl.query.transcript import Transcript
     from foldctl.redact.redactor import Redactor
     from foldctl.sources.files import RawSource

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from foldctl.query.locate import LocateResult
     from foldctl.query.records import Table
     from foldctl.query.report import Report
-    from foldctl.query.sessions import SessionListing
+    from foldctl.query.sessions import SessionFiles, SessionListing
     from foldctl.query.transcript import Transcript
     from foldctl.redact.redactor import Redactor
     from foldctl.sources.files import SourceSpec
@@ -91,7 +91,7 @@ class Conversation:
         return self.graph.checkpoint.source
 
     @property
-    def history(self) -> list[Message]:
+    def history(self) -> Sequence[Message]:
         """The live window, oldest first."""
         return self.graph.checkpoint.history
 
@@ -107,8 +107,14 @@ class Conversation:
 
     @property
     def scheme(self) -> str:
-        """The fingerprint scheme that joined it (``fnv1a32``, ...)."""
+        """The fingerprint scheme that joined it (``fnv1a32``, ...), or the link of a format
+        that joins by its own (``uuid-chain``, ``position``)."""
         return self.graph.scheme
+
+    @property
+    def format(self) -> str:
+        """The input format it was read through (``agentfootprint``, ``claude-code``, ``codex``)."""
+        return self.graph.checkpoint.format
 
     def walk(
         self,
@@ -212,10 +218,11 @@ class Conversation:
         return stages_table(self.graph)
 
     def summary(self, span: int) -> str | None:
-        """What the summarizer wrote for ``span``: the content of its frame after the
-        runtime's label; None when no frame in view joins it (a detached or orphan
-        span, or a frame whose content is not text)."""
-        from foldctl.graph.label import summary_text
+        """What the summarizer wrote for ``span``: the text of its frame after the
+        runtime's label (or the preamble a runtime writes before a summary); None when no
+        frame in view joins it (a detached or orphan span, or a frame whose content is not
+        text)."""
+        from foldctl.formats import registry
 
         if not 0 <= span < len(self.graph.spans):
             raise UsageError(f"no span {span}: the checkpoint has {len(self.graph.spans)}")
@@ -223,8 +230,18 @@ class Conversation:
         if place.placement != "placed" or place.frame_index is None:
             return None
         message = self.graph.container_messages(place.container)[place.frame_index]
-        content = message.get("content")
-        return summary_text(content) if isinstance(content, str) else None
+        fmt = registry.of(self.checkpoint)
+        if not isinstance(fmt.view(message).get("content"), str):
+            return None
+        return fmt.summary_text(message)
+
+    def shown(self, message: Message) -> Message:
+        """A message of this conversation as every renderer shows it and grep searches it:
+        its format's view (``role``, ``content``, ``toolCalls``, ... then the record's other
+        fields); for an agentfootprint checkpoint, the message itself."""
+        from foldctl.formats import registry
+
+        return registry.view_of(self.checkpoint)(message)
 
     def locators(self) -> list[str]:
         """Every name ``expand --only`` takes here, without reading a message: each
@@ -602,15 +619,45 @@ def diff(
     return compare(before.graph, after.graph, force=force)
 
 
-def sessions(store: str | os.PathLike[str], *, scheme: str | None = None) -> SessionListing:
-    """One row per session of a SQLite session store (``STORE.db#SESSION_ID``: that one),
-    read in place and never changed.  A session that cannot be read keeps its row, with
-    ``error``; ``listing.failure()`` is the error to raise for them."""
-    from foldctl.query.sessions import sessions as list_sessions
-    from foldctl.sources.store import store_path
+def sessions(
+    source: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    scheme: str | None = None,
+    jobs: int | None = 1,
+    exclude: str | Sequence[str] = (),
+) -> SessionListing | SessionFiles:
+    """One row per session.
 
-    target = store_path(os.fspath(store))
-    return list_sessions(target.path, scheme, target.session_id)
+    A SQLite session store (``STORE.db#SESSION_ID``: that one) gives a
+    :class:`SessionListing`, read in place and never changed: what ``foldctl sessions``
+    prints.  A folder, or several (files among them), gives :class:`SessionFiles`: every
+    Claude Code session and Codex rollout in them (project, session id, parent session,
+    first and last time, records, folds, bytes), each file read once by ``jobs`` workers,
+    ``exclude`` patterns skipped; with no ``source``, the runtimes' own folders that
+    exist (:data:`SESSION_FOLDERS`), ``note`` saying where it looked.  A session that
+    cannot be read keeps its row, with ``error``; ``listing.failure()`` is the error to
+    raise for them."""
+    from foldctl.query.sessions import session_files
+
+    if source is None:
+        return session_files(None, jobs=jobs, excludes=_excludes(exclude))
+    if isinstance(source, (str, os.PathLike)) and not os.path.isdir(source):
+        from foldctl.query.sessions import sessions as list_sessions
+        from foldctl.sources.store import store_path
+
+        target = store_path(os.fspath(source))
+        return list_sessions(target.path, scheme, target.session_id)
+    paths = [source] if isinstance(source, (str, os.PathLike)) else list(source)
+    return session_files([os.fspath(p) for p in paths], jobs=jobs, excludes=_excludes(exclude))
+
+
+def session_folders(home: str | None = None) -> list[str]:
+    """The folders of :data:`SESSION_FOLDERS` (where Claude Code and Codex keep their
+    sessions) that exist here, ``~`` expanded (to ``home`` when given): what
+    :func:`sessions` lists and ``foldctl mcp`` serves when given none."""
+    from foldctl.formats.registry import session_folders as existing
+
+    return existing(home)
 
 
 def sessions_in(
@@ -619,15 +666,19 @@ def sessions_in(
     scheme: str | None = None,
     exclude: str | Sequence[str] = (),
 ) -> SessionListing:
-    """The sessions under ``root``, one row each in the columns of :func:`sessions` and
-    ``runtime`` (the runtime that wrote it): a folder is searched as :func:`verify`
-    searches it (checkpoint files, and each session of every store), a store lists its
-    sessions, a checkpoint file is one.
+    """The sessions under ``root``, one row each in the columns of :func:`sessions` for a
+    store and ``runtime`` (the input format that read it: ``agentfootprint``,
+    ``claude-code``, ``codex``): a folder is searched as :func:`verify` searches it
+    (checkpoint files, Claude Code sessions and Codex rollouts, and each session of every
+    store), a store lists its sessions, a file is one.  A session file's row has its
+    session id as ``runId`` and its last record's time as ``savedAt``.
 
     Rows are made as they are read, each reading its session then and only then, so
     the first rows of a large folder cost the sessions they list.  A session that
-    cannot be read keeps its row, with ``error``; a folder that cannot be read raises.
+    cannot be read keeps its row, with ``error`` (and no ``runtime``); a folder that
+    cannot be read raises.
     """
+    from foldctl.formats.registry import DEFAULT
     from foldctl.graph.open import open_graph
     from foldctl.query.records import Rows
     from foldctl.query.sessions import (
@@ -647,24 +698,22 @@ def sessions_in(
     def session_of(source: str) -> str:
         return os.path.relpath(source, top) if folder else os.path.basename(source)
 
-    def read() -> Iterator[dict[str, Any]]:
+    def rows() -> Iterator[dict[str, Any]]:
         for entry in found.entries:
             if isinstance(entry, FoldctlError):
-                yield unreadable_row(getattr(entry, "source", top), top, entry)
+                yield {**unreadable_row(getattr(entry, "source", top), top, entry), "runtime": None}
             elif isinstance(entry, str) and "#" in entry and not os.path.isfile(entry):
-                yield from sessions(entry, scheme=scheme).rows  # one session of a store
+                for row in sessions(entry, scheme=scheme).rows:  # one session of a store
+                    yield {**row, "runtime": None if row["error"] else DEFAULT}
             else:
                 name = entry if isinstance(entry, str) else entry.name
                 try:
                     graph, _ = open_graph(entry, scheme)
                 except FoldctlError as e:
-                    yield unreadable_row(name, session_of(name), e)
+                    yield {**unreadable_row(name, session_of(name), e), "runtime": None}
                     continue
-                yield checkpoint_row(name, session_of(name), graph)
-
-    def rows() -> Iterator[dict[str, Any]]:
-        for row in read():  # the one runtime read today; a row that failed has none
-            yield {**row, "runtime": None if row["error"] else "agentfootprint"}
+                row = checkpoint_row(name, session_of(name), graph)
+                yield {**row, "runtime": graph.checkpoint.format}
 
     return SessionListing(Rows(rows), ALL_COLUMNS, (*TEXT_COLUMNS, "error"), store=top)
 

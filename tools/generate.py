@@ -45,6 +45,7 @@ from typing import Any, Final, Literal
 
 from foldctl import jsoncodec
 from foldctl.fingerprint import SCHEMES
+from tools.benchkit import write_chunks
 
 Message = dict[str, Any]
 Retention = Literal["conversation", "discard"]
@@ -1608,12 +1609,7 @@ def generate_sized(target_bytes: int, seed: int = 0) -> Iterator[bytes]:
 
 def write_sized(path: str | Path, target_bytes: int, seed: int = 0) -> int:
     """Write :func:`generate_sized` to ``path``; the number of bytes written."""
-    total = 0
-    with open(path, "wb") as out:
-        for chunk in generate_sized(target_bytes, seed):
-            out.write(chunk)
-            total += len(chunk)
-    return total
+    return write_chunks(path, generate_sized(target_bytes, seed))
 
 
 # --------------------------------------------------------------------------- bundled samples
@@ -1800,14 +1796,18 @@ def samples_readme() -> str:
         "",
         "Synthetic conversation checkpoints in the exact format of the reference runtime",
         "(agentfootprint 8.2+): compact one-line JSON, raw UTF-8, the runtime's frame text,",
-        "key order and stage ids. They are generated, deterministically, by",
-        "`tools/generate.py`; nothing here came from a real conversation, and the",
-        "people, accounts and tickets are invented.",
+        "key order and stage ids; and sessions of two other runtimes, a Claude Code session",
+        "and a Codex rollout, one JSON record a line as those runtimes write them. They are",
+        "generated, deterministically, by `tools/generate.py` and",
+        "`tools/generate_sessions.py`; nothing here came from a real conversation, and the",
+        "people, accounts, projects and tickets are invented.",
         "",
         "| file | what it demonstrates |",
         "| --- | --- |",
     ]
-    for name, text in SAMPLE_DESCRIPTIONS.items():
+    from tools.generate_sessions import SESSION_DESCRIPTIONS
+
+    for name, text in {**SAMPLE_DESCRIPTIONS, **SESSION_DESCRIPTIONS}.items():
         lines.append(f"| `{name}` | {text} |")
     lines += [
         "",
@@ -1817,6 +1817,8 @@ def samples_readme() -> str:
         "foldctl show sample_checkpoints/nested_chain.json",
         "foldctl expand sample_checkpoints/nested_chain.json",
         "foldctl verify sample_checkpoints/*.json",
+        "foldctl expand sample_checkpoints/claude_code_session.jsonl",
+        "foldctl show sample_checkpoints/codex_rollout.jsonl",
         "```",
         "",
         "## Regenerating",
@@ -1835,9 +1837,12 @@ def samples_readme() -> str:
 
 def sample_files() -> dict[str, bytes]:
     """Every file of ``sample_checkpoints/`` (README included), by name."""
+    from tools.generate_sessions import sample_sessions
+
     files: dict[str, bytes] = {}
     for name, doc in sample_checkpoints().items():
         files[name] = to_bytes(doc)
+    files.update(sample_sessions())
     files["nested_chain.json.gz"] = gzip.compress(files["nested_chain.json"], mtime=0)
     files["README.md"] = samples_readme().encode("utf-8")
     return dict(sorted(files.items()))

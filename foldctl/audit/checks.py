@@ -15,20 +15,15 @@ from typing import Any, Final
 
 from foldctl.audit.codes import CODES, ROLES, SEVERITIES, Finding, finding, rank
 from foldctl.fingerprint import SCHEMES, could_be
-from foldctl.graph.label import FrameLabel, parse_label
+from foldctl.formats import registry as formats
+from foldctl.formats.agentfootprint import FrameLabel, parse_label
 from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph, FrameRef
 from foldctl.jsoncodec import brief, duplicate_keys
 from foldctl.lazyre import lazy
-from foldctl.load.exact import type_name
+from foldctl.load.exact import json_path, type_name
 from foldctl.model import Message, Span, looks_like_frame
 from foldctl.times import iso_utc
-
-_PATH_PREFIX: Final = {
-    "checkpoint": "",
-    "conversation-v1": "data.",
-    "flowchart-v1": "data.conversation.",
-}
 
 
 def _quote(value: Any, limit: int = 80) -> str:
@@ -47,7 +42,7 @@ class _Audit:
         self.graph = graph
         self.cp = graph.checkpoint
         self.spans = graph.spans
-        self.prefix = _PATH_PREFIX[self.cp.shape]
+        self.format = formats.of(self.cp)
         self._labels: dict[tuple[Container, int], FrameLabel | None] = {}
 
     def containers(self) -> Iterator[tuple[Container, Sequence[Message]]]:
@@ -57,19 +52,13 @@ class _Audit:
                 yield span.index, span.messages
 
     def message_path(self, container: Container, index: int, key: str | None = None) -> str:
-        base = (
-            f"{self.prefix}history[{index}]"
-            if container is None
-            else f"{self.prefix}folded[{container}].messages[{index}]"
-        )
-        return f"{base}.{key}" if key else base
+        return self.format.place(self.cp, container, index, key)
 
     def span_path(self, span: int, key: str | None = None) -> str:
-        base = f"{self.prefix}folded[{span}]"
-        return f"{base}.{key}" if key else base
+        return self.format.span_place(self.cp, span, key)
 
     def top_path(self, key: str) -> str:
-        return f"{self.prefix}{key}"
+        return json_path(self.cp.shape, key)
 
     def locator(self, container: Container, index: int) -> str:
         return self.graph.locator_of(container, index)
@@ -83,8 +72,8 @@ class _Audit:
 
     def shadowed(self, span: Span) -> int | None:
         """The earlier span that wins this span's fingerprint, if any."""
-        first = self.graph.by_fingerprint[span.fingerprint][0]
-        return None if first == span.index else first
+        ids = self.graph.by_fingerprint.get(span.fingerprint or "")
+        return None if not ids or ids[0] == span.index else ids[0]
 
     def cycle_frames(self) -> list[FrameRef]:
         """The frames ``expand`` labels ``cycle`` (:attr:`FoldGraph.cycles`), in frame order."""
@@ -168,7 +157,7 @@ def _check_schema(a: _Audit) -> Iterator[Finding]:
             ("messageCount", span.message_count),
             ("foldedAtMs", span.folded_at_ms),
         ):
-            if value < 0:
+            if value is not None and value < 0:
                 yield finding(
                     "schema",
                     f"Span {span.index}'s {key} is {value}; expected a number >= 0.",
@@ -177,13 +166,13 @@ def _check_schema(a: _Audit) -> Iterator[Finding]:
                 )
     cp = a.cp
     lci = cp.last_completed_iteration
-    if lci < 0 or (isinstance(lci, float) and not lci.is_integer()):
+    if lci is not None and (lci < 0 or (isinstance(lci, float) and not lci.is_integer())):
         yield finding(
             "schema",
             f"lastCompletedIteration is {lci}; expected a whole number >= 0.",
             path=a.top_path("lastCompletedIteration"),
         )
-    if cp.checkpointed_at < 0:
+    if cp.checkpointed_at is not None and cp.checkpointed_at < 0:
         yield finding(
             "schema",
             f"checkpointedAt is {cp.checkpointed_at}; expected epoch milliseconds >= 0.",
@@ -480,7 +469,7 @@ def _check_ambiguous(a: _Audit, nested: dict[int, int]) -> Iterator[Finding]:
             f"{_floats(span, nested.get(span.index, 0))}.",
             span=span.index,
             path=a.span_path(span.index, "summaryFingerprint"),
-            related=tuple(f"span {i}" for i in a.graph.by_fingerprint[span.fingerprint]),
+            related=tuple(f"span {i}" for i in a.graph.by_fingerprint[span.fingerprint or ""]),
         )
 
 
@@ -491,7 +480,11 @@ def _check_replayed(a: _Audit, cycles: set[tuple[Container, int]]) -> Iterator[F
             continue
         target = a.spans[ref.span]
         holder = ref.container
-        if holder is not None and a.spans[holder].fingerprint == target.fingerprint:
+        if (
+            holder is not None
+            and target.fingerprint is not None
+            and a.spans[holder].fingerprint == target.fingerprint
+        ):
             continue  # a span sharing the fingerprint: ambiguous-fingerprint says it
         places.setdefault(ref.span, []).append((ref.container, ref.index))
     for index in sorted(places):
@@ -523,7 +516,7 @@ def _check_floating(a: _Audit, nested: dict[int, int]) -> Iterator[Finding]:
                     s.index
                     for s in a.spans[index + 1 :]
                     if s.retained == "discard"
-                    and any(stage.startswith("compact#") for stage in s.removed_stage_ids)
+                    and any(stage.startswith("compact#") for stage in s.removed_stage_ids or ())
                 ),
                 None,
             )
@@ -557,7 +550,7 @@ def _check_floating(a: _Audit, nested: dict[int, int]) -> Iterator[Finding]:
 
 def _check_fingerprint_form(a: _Audit) -> Iterator[Finding]:
     for span in a.spans:
-        if any(could_be(scheme, span.fingerprint) for scheme in SCHEMES):
+        if any(could_be(scheme, span.fingerprint or "") for scheme in SCHEMES):
             continue
         yield finding(
             "fingerprint-form",
@@ -574,27 +567,32 @@ def _when(ms: int | float) -> str:
 
 
 def _check_time_order(a: _Audit) -> Iterator[Finding]:
-    previous: Span | None = None
+    previous: tuple[Span, int | float] | None = None
+    taken = a.cp.checkpointed_at
+    # where a session file records a fold's time, and the order of its folds
+    key, order = ("foldedAtMs", "`folded`") if a.cp.session is None else ("timestamp", "the file")
     for span in a.spans:
-        if previous is not None and span.folded_at_ms < previous.folded_at_ms:
+        at = span.folded_at_ms
+        if at is None or span.kind != "fold":
+            continue
+        if previous is not None and at < previous[1]:
             yield finding(
                 "time-order",
-                f"Span {span.index} was folded at {_when(span.folded_at_ms)}, before span "
-                f"{previous.index} ({_when(previous.folded_at_ms)}), yet comes after it in "
-                "`folded`.",
+                f"Span {span.index} was folded at {_when(at)}, before span "
+                f"{previous[0].index} ({_when(previous[1])}), yet comes after it in {order}.",
                 span=span.index,
-                path=a.span_path(span.index, "foldedAtMs"),
-                related=(f"span {previous.index}",),
+                path=a.span_path(span.index, key),
+                related=(f"span {previous[0].index}",),
             )
-        if span.folded_at_ms > a.cp.checkpointed_at:
+        if taken is not None and at > taken:
+            last = "checkpoint was taken" if a.cp.session is None else "latest record of the file"
             yield finding(
                 "time-order",
-                f"Span {span.index} was folded at {_when(span.folded_at_ms)}, after the "
-                f"checkpoint was taken ({_when(a.cp.checkpointed_at)}).",
+                f"Span {span.index} was folded at {_when(at)}, after the {last} ({_when(taken)}).",
                 span=span.index,
-                path=a.span_path(span.index, "foldedAtMs"),
+                path=a.span_path(span.index, key),
             )
-        previous = span
+        previous = (span, at)
 
 
 def _check_fold_order(a: _Audit, cycles: set[tuple[Container, int]]) -> Iterator[Finding]:
@@ -615,21 +613,108 @@ def _check_fold_order(a: _Audit, cycles: set[tuple[Container, int]]) -> Iterator
             path=a.message_path(holder, ref.index),
             related=(f"span {ref.span}",),
         )
-    latest: dict[str, Span] = {}
+    latest: dict[str | None, tuple[Span, int]] = {}
     for span in a.spans:
+        iteration = span.iteration
+        if iteration is None:
+            continue  # not recorded by this format
         before = latest.get(span.run_id)
-        if before is not None and span.iteration < before.iteration:
+        if before is not None and iteration < before[1]:
             yield finding(
                 "fold-order",
                 f"Span {span.index} of run {_quote(span.run_id)} is at iteration "
-                f"{span.iteration}, earlier than span {before.index} of the same run "
-                f"(iteration {before.iteration}) that precedes it in `folded`.",
+                f"{iteration}, earlier than span {before[0].index} of the same run "
+                f"(iteration {before[1]}) that precedes it in `folded`.",
                 span=span.index,
                 path=a.span_path(span.index, "iteration"),
-                related=(f"span {before.index}",),
+                related=(f"span {before[0].index}",),
             )
-        if before is None or span.iteration >= before.iteration:
-            latest[span.run_id] = span
+        if before is None or iteration >= before[1]:
+            latest[span.run_id] = (span, iteration)
+
+
+# ------------------------------------------------------------------ formats that link
+
+
+def _check_notes(a: _Audit) -> Iterator[Finding]:
+    """What the loader noticed (a line that is not JSON, a broken chain, a re-append...)."""
+    for note in a.cp.notes:
+        locator = None if note.place is None else a.locator(*note.place)
+        yield finding(
+            note.code,
+            note.message,
+            locator=locator,
+            span=note.span,
+            path=None if note.line is None else f"line {note.line}",
+            related=tuple(f"line {n}" for n in note.related),
+        )
+
+
+def _check_records(a: _Audit) -> Iterator[Finding]:
+    """Every record decoded once, with the rules of every reader: one that cannot be read
+    makes the source unreadable, as a message the fast path cannot read does."""
+    for _, messages in a.containers():
+        for _ in messages:
+            pass
+    return iter(())
+
+
+def _lines(span: Span) -> str:
+    lines: Sequence[int] | None = getattr(span.messages, "lines", None)
+    if not lines:
+        return f"span {span.index}"
+    first, last = min(lines), max(lines)
+    where = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"{where} (span {span.index})"
+
+
+def _check_floating_linked(a: _Audit, nested: dict[int, int]) -> Iterator[Finding]:
+    for index in a.graph.floating_roots:
+        span = a.spans[index]
+        floats = _floats(span, nested.get(index, 0))
+        count = _plural(len(span.messages or ()), "record")
+        if span.kind == "abandoned":
+            yield finding(
+                "abandoned-branch",
+                f"{count.capitalize()} at {_lines(span)} are in no fold's originals and not in "
+                "the live window: a rewound branch, on disk but not in the transcript "
+                "(expand --include-detached shows them).",
+                span=index,
+                path=a.span_path(index),
+            )
+        elif span.kind == "sidechain":
+            yield finding(
+                "sidechain-records",
+                f"{count.capitalize()} at {_lines(span)} are a subagent's (isSidechain): a "
+                "conversation of its own, not in this session's transcript (expand "
+                "--include-detached shows them).",
+                span=index,
+                path=a.span_path(index),
+            )
+        else:
+            line = f"line {span.line}" if span.line is not None else f"span {index}"
+            yield finding(
+                "orphan-span",
+                f"The compaction at {line} (span {index}) has no summary in this file that "
+                f"stands for it, so nothing in the live window leads to it: {floats}.",
+                span=index,
+                path=a.span_path(index),
+            )
+
+
+def _linked(a: _Audit, messages: bool) -> list[Finding]:
+    nested = a.nested_floating()
+    cycles = a.cycle_frames()
+    in_cycles = {(ref.container, ref.index) for ref in cycles}
+    return [
+        *(_check_records(a) if messages else ()),
+        *_check_notes(a),
+        *_check_cycles(a, cycles),
+        *_check_replayed(a, in_cycles),
+        *_check_floating_linked(a, nested),
+        *_check_time_order(a),
+        *_check_fold_order(a, in_cycles),
+    ]
 
 
 def audit(graph: FoldGraph, *, messages: bool = True) -> list[Finding]:
@@ -638,8 +723,15 @@ def audit(graph: FoldGraph, *, messages: bool = True) -> list[Finding]:
     ``messages=False`` audits the fold record only: it skips the checks that read
     every message (``frame-role``, and ``schema`` on a message's own fields), so
     a large checkpoint's retained messages are never decoded (what ``show`` does).
+    A session whose format links its summaries (Claude Code, Codex) gets the checks of
+    its structure and what its loader noticed (docs/findings.md).
     """
     a = _Audit(graph)
+    order = {name: n for n, name in enumerate(CODES)}
+    if graph.join != "fingerprint":
+        linked = _linked(a, messages)
+        linked.sort(key=lambda f: (rank(f.severity), order[f.code]))
+        return linked
     nested = a.nested_floating()
     cycles = a.cycle_frames()
     in_cycles = {(ref.container, ref.index) for ref in cycles}
@@ -660,7 +752,6 @@ def audit(graph: FoldGraph, *, messages: bool = True) -> list[Finding]:
         *_check_fold_order(a, in_cycles),
         *_check_legacy(a),
     ]
-    order = {name: n for n, name in enumerate(CODES)}
     found.sort(key=lambda f: (rank(f.severity), order[f.code]))
     return found
 

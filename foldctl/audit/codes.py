@@ -42,6 +42,18 @@ CODES: Final[dict[str, Code]] = {
         ),
         Code("fold-cycle", "error", "a span reaches its own frame through nesting"),
         Code(
+            "bad-line",
+            "error",
+            "a line of a session file that is not JSON: the rest of the file is read and "
+            "the session shown without it (the file is partial)",
+        ),
+        Code(
+            "chain-cycle",
+            "error",
+            "parentUuid links that loop (a record its own ancestor, or its own parent): no "
+            "runtime writes one; the walk stops where the loop closes",
+        ),
+        Code(
             "unresolved-frame",
             "warning",
             "a frame no span joins (forged, tampered, or stored before 8.2)",
@@ -74,6 +86,30 @@ CODES: Final[dict[str, Code]] = {
             "one span's frame appears in more than one place; a copy joins the real span",
         ),
         Code("orphan-span", "warning", "a span whose frame is nowhere in the checkpoint"),
+        Code(
+            "originals-missing",
+            "warning",
+            "a compaction whose originals are not in the file (a rollout rewritten to start "
+            "at its compacted line; a boundary whose chain names no record)",
+        ),
+        Code(
+            "broken-chain",
+            "warning",
+            "a parentUuid or a preserved segment that names no record of the file, so a chain "
+            "(the live window, a fold's originals) stops short",
+        ),
+        Code(
+            "duplicate-record",
+            "warning",
+            "records written again with a uuid already in the file (a re-append): the first "
+            "copy is read and the copies are counted, not shown twice",
+        ),
+        Code(
+            "summary-without-boundary",
+            "warning",
+            "a record marked as a compaction summary that no compact_boundary owns: shown as "
+            "an ordinary message, joined to no fold",
+        ),
         Code(
             "fingerprint-form",
             "warning",
@@ -122,6 +158,24 @@ CODES: Final[dict[str, Code]] = {
             "legacy-frame",
             "info",
             "a frame with the 7.16-8.1 retention sentence in a checkpoint that records spans",
+        ),
+        Code(
+            "abandoned-branch",
+            "info",
+            "records on disk that are in no fold's originals and not in the live window (a "
+            "rewound branch): not in the transcript, shown with --include-detached",
+        ),
+        Code(
+            "sidechain-records",
+            "info",
+            "a subagent's records inside its parent's session file: a conversation of its "
+            "own, not in the parent's transcript, shown with --include-detached",
+        ),
+        Code(
+            "opaque-summary",
+            "info",
+            "a summary that exists only as encrypted_content (a remote Codex compaction) or "
+            "holds no text: nothing to check it against (claims: unverifiable)",
         ),
     )
 }

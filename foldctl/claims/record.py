@@ -31,14 +31,15 @@ from foldctl.claims.index import (
 from foldctl.claims.stored import index_stored
 from foldctl.digest import digest
 from foldctl.errors import FoldctlError, NotACheckpoint
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
-from foldctl.graph.label import summary_text
 from foldctl.graph.locators import Container, MessageName, message_locator, parse
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FoldEnd, FoldStart, Row, walk, walk_floating
 from foldctl.jsoncodec import as_text, brief, dumps
-from foldctl.model import Message
+from foldctl.model import Checkpoint, Message
 from foldctl.parallel import map_ordered
 from foldctl.sources.files import SourceSpec, source_name
 from foldctl.sources.scan import DEFAULT_EXCLUDES, scan_sources
@@ -103,9 +104,10 @@ class SummaryFinding:
         return row
 
 
-def _evidence_of(message: Message) -> tuple[str, str, str | None, tuple[str, ...], bool]:
-    """A message as evidence: its text (content and tool calls), role, tool name, the tools
-    it calls, and the runtime's own error flag."""
+def _evidence_of(stored: Message, view: Callable[[Message], Message] = identity) -> Evidence:
+    """A message as evidence (seen through its format's ``view``): its text (content and tool
+    calls), role, tool name, the tools it calls, and the runtime's own error flag."""
+    message = view(stored)
     content = message.get("content")
     text = content if isinstance(content, str) else ""
     calls = message.get("toolCalls")
@@ -124,14 +126,26 @@ def _evidence_of(message: Message) -> tuple[str, str, str | None, tuple[str, ...
     )
 
 
+Evidence = tuple[str, str, str | None, tuple[str, ...], bool]
+
+
 def summary_texts(graph: FoldGraph) -> list[str]:
-    """The text of every summary frame of ``graph`` (the frame's label left out)."""
-    texts = []
-    for container, index in graph.frames:
-        content = graph.container_messages(container)[index].get("content")
-        if isinstance(content, str):
-            texts.append(summary_text(content))
-    return texts
+    """The text of every summary frame of ``graph`` (the frame's label, or the runtime's own
+    preamble, left out)."""
+    summary_text = formats.of(graph.checkpoint).summary_text
+    return [
+        summary_text(graph.container_messages(container)[index])
+        for container, index in graph.frames
+    ]
+
+
+def _opaque(graph: FoldGraph) -> frozenset[int]:
+    """The spans whose summary the loader found unreadable (``opaque-summary``)."""
+    return frozenset(
+        note.span
+        for note in graph.checkpoint.notes
+        if note.code == "opaque-summary" and note.span is not None
+    )
 
 
 class _GraphOriginals:
@@ -145,6 +159,7 @@ class _GraphOriginals:
 
     def __init__(self, graph: FoldGraph) -> None:
         self.graph = graph
+        self.view = formats.view_of(graph.checkpoint)
         self.places: list[tuple[Container, int]] = []  # by index position
         self.message = lru_cache(maxsize=64)(self._message)
         # the ends of a range are cited by every summary of a chain that reaches them
@@ -154,7 +169,7 @@ class _GraphOriginals:
         return self.graph.container_messages(container)[index]
 
     def text(self, position: int) -> str:
-        return _evidence_of(self.message(*self.places[position]))[0]
+        return _evidence_of(self.message(*self.places[position]), self.view)[0]
 
     def ref(self, position: int) -> EvidenceRef:
         return self._refs(position)
@@ -169,7 +184,7 @@ class _GraphOriginals:
         name = parse(locator)
         if not isinstance(name, MessageName):
             return None
-        return _evidence_of(self.message(name.container, name.index))[0]
+        return _evidence_of(self.message(name.container, name.index), self.view)[0]
 
 
 class _Indexer:
@@ -179,7 +194,10 @@ class _Indexer:
     def __init__(self, graph: FoldGraph, wanted: frozenset[bytes], stored: bool) -> None:
         self.graph = graph
         self.wanted = wanted
-        self.stored = stored
+        fmt = formats.of(graph.checkpoint)
+        self.view = fmt.view
+        # a stored record of another shape than the view's is read through the view
+        self.stored = stored and fmt.shows_as_stored
         self.container: Container = None
         self.messages = graph.container_messages(None)
         self.raw_json: Callable[[int], bytes] | None = None
@@ -196,7 +214,7 @@ class _Indexer:
             found = index_stored(raw, wanted=self.wanted, escape_free=self.escape_free)
             if found is not None:
                 return found
-        text, role, tool, calls, error = _evidence_of(self.messages[index])
+        text, role, tool, calls, error = _evidence_of(self.messages[index], self.view)
         return index_message(
             text, role=role, tool_name=tool, call_names=calls, is_error=error,
             wanted=self.wanted, keep_text=False,
@@ -210,6 +228,8 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
     (:mod:`foldctl.claims.stored`); ``False`` decodes every one.  The findings are the
     same either way (and so is a refusal): the switch is for tests and the fuzzer."""
     wanted = wanted_tokens(summary_texts(graph))
+    summary_text = formats.of(graph.checkpoint).summary_text
+    opaque = _opaque(graph)
     originals = _GraphOriginals(graph)
     index = EvidenceIndex(wanted=wanted, originals=originals)
     places = originals.places
@@ -231,11 +251,14 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                     span = event.context.span
                     places.append((span, event.index))
                     index.add(None, indexer.atoms(span, event.index))
-                elif frame.resolution == "expanded" and frame.span is not None:
+                elif (
+                    frame.resolution == "expanded"
+                    and frame.span is not None
+                    and frame.span not in opaque
+                ):
                     frame_of[frame.span] = event
-                elif frame.resolution in ("discarded", "unresolved"):
-                    content = event.message.get("content")
-                    summary = summary_text(content) if isinstance(content, str) else ""
+                elif frame.resolution in ("discarded", "unresolved") or frame.span in opaque:
+                    summary = summary_text(event.message)
                     yield SummaryFinding(frame.span, event.locator, unverifiable(summary))
                     ref = EvidenceRef(event.locator, digest(event.message))
                     carried.append((len(index), ref, summary))
@@ -247,8 +270,7 @@ def check_graph(graph: FoldGraph, *, stored: bool = True) -> Iterator[SummaryFin
                 row = frame_of.pop(span, None)
                 if row is None:
                     continue  # a floating root: no summary stands for it here
-                content = row.message.get("content")
-                summary = summary_text(content) if isinstance(content, str) else ""
+                summary = summary_text(row.message)
                 stop = len(index)
                 inside = [(ref, text) for at, ref, text in carried if start <= at <= stop]
                 found_all = check_summary(
@@ -399,9 +421,8 @@ def claims_of(
 def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
     """The claims of one checkpoint as audit findings (``claim-*`` codes, warnings): the
     summary's locator and span, its JSON path, and the evidence as related places."""
-    prefix = {"checkpoint": "", "conversation-v1": "data.", "flowchart-v1": "data.conversation."}[
-        graph.checkpoint.shape
-    ]
+    fmt = formats.of(graph.checkpoint)
+    key = "content" if fmt.shows_as_stored else None  # where a summary's text is stored
     out: list[AuditFinding] = []
     for f in check_graph(graph):
         x = f.finding
@@ -425,15 +446,21 @@ def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
                 f"The summary at {f.frame} (of {of}) {what}.",
                 locator=f.frame,
                 span=f.span,
-                path=prefix + _path(f.frame),
+                path=_path(graph, fmt.place, f.frame, key),
                 related=tuple(r.locator for r in x.evidence),
             )
         )
     return out
 
 
-def _path(locator: str) -> str:
-    if locator.startswith("h"):
-        return f"history[{locator[1:]}].content"
-    span, _, index = locator[1:].partition(":")
-    return f"folded[{span}].messages[{index}].content"
+def _path(
+    graph: FoldGraph,
+    place: Callable[[Checkpoint, Container, int, str | None], str],
+    locator: str,
+    key: str | None,
+) -> str | None:
+    """Where the summary named ``locator`` is stored, as its format names a place."""
+    name = parse(locator)
+    if not isinstance(name, MessageName):
+        return None
+    return place(graph.checkpoint, name.container, name.index, key)

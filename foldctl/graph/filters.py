@@ -4,7 +4,8 @@ data over the fold graph's spans, so every floor above (the audit, the claims, t
 queries) filters the same way.
 
 A span passes when its model (compared without regard to case), run and
-``foldedAtMs`` pass every filter given.  A message passes when the innermost span
+``foldedAtMs`` pass every filter given (a fact its format does not record passes no
+filter on it).  A message passes when the innermost span
 that holds it passes, and, with ``spans``, when one of them is that span or an
 enclosing one.  With any filter given, the live window's own messages do not pass:
 the filters are about folds.  A finding passes when the span it is about (or the span
@@ -89,14 +90,16 @@ class FoldFilter:
         )
 
     def span_passes(self, span: Span) -> bool:
-        """The span's own facts pass (models, runs, time)."""
-        if self._models and span.model.casefold() not in self._models:
+        """The span's own facts pass (models, runs, time).  A fact its format does not
+        record (a Claude Code fold's model) passes no filter on it."""
+        if self._models and (span.model is None or span.model.casefold() not in self._models):
             return False
         if self.runs and span.run_id not in self.runs:
             return False
-        if self.since_ms is not None and span.folded_at_ms < self.since_ms:
-            return False
-        return self.until_ms is None or span.folded_at_ms <= self.until_ms
+        at = span.folded_at_ms
+        if self.since_ms is not None and (at is None or at < self.since_ms):
+            return False  # a fold whose time is not recorded passes no time filter
+        return self.until_ms is None or (at is not None and at <= self.until_ms)
 
     def selects(self, span: Span) -> bool:
         """A row of ``spans``: its facts pass and, with ``spans``, it is one of them."""
@@ -127,10 +130,10 @@ class FoldFilter:
 
     def facts(self, spans: Sequence[Span]) -> FoldFacts:
         """What the spans of one checkpoint hold, and how many pass."""
-        times = [float(s.folded_at_ms) for s in spans]
+        times = [float(s.folded_at_ms) for s in spans if s.folded_at_ms is not None]
         return FoldFacts(
-            frozenset(s.model for s in spans),
-            frozenset(s.run_id for s in spans),
+            frozenset(s.model for s in spans if s.model is not None),
+            frozenset(s.run_id for s in spans if s.run_id is not None),
             min(times, default=None),
             max(times, default=None),
             len(spans),

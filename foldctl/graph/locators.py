@@ -16,8 +16,7 @@ from typing import Final
 
 from foldctl.digest import PREFIX, is_digest
 from foldctl.errors import UsageError
-
-Container = int | None  # None = history, else the span index whose messages hold it
+from foldctl.model import Container as Container  # None = history, else a span index
 
 _STEP: Final = re.compile(r"(?:h|f(\d+):)(\d+)")
 _SPAN: Final = re.compile(r"f(\d+)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from foldctl.fingerprint import require_scheme
+from foldctl.formats import registry as formats
 from foldctl.graph.resolve import FoldGraph, FramePrints, detect_scheme, resolve
 from foldctl.load.checkpoint import load_source
 from foldctl.model import Checkpoint
@@ -15,7 +16,17 @@ if TYPE_CHECKING:
 
 
 def join(checkpoint: Checkpoint, scheme: str | None = None) -> tuple[FoldGraph, str]:
-    """Join a loaded checkpoint; ``scheme=None`` detects it. Returns (graph, scheme note)."""
+    """Join a loaded checkpoint; ``scheme=None`` detects it. Returns (graph, scheme note).
+
+    A checkpoint whose format links its summaries to their originals (by the uuid chain, by
+    position) is joined by those links: no fingerprint scheme applies, a forced one is
+    ignored, and the note says which link joined."""
+    if checkpoint.links is not None:
+        fmt = formats.get(checkpoint.format)
+        note = f"joined by the {fmt.title}'s own links ({fmt.join}); fingerprints do not apply"
+        if scheme is not None:
+            note += f" (--scheme {scheme} ignored)"
+        return resolve(checkpoint), note
     prints = FramePrints(checkpoint)  # detection's fingerprints, reused by the join
     if scheme is None:
         scheme, note = detect_scheme(checkpoint, prints)

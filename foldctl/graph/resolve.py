@@ -1,10 +1,13 @@
-"""The fold graph: every frame joined to its span by fingerprint, every span placed.
+"""The fold graph: every frame joined to its span, every span placed.
 
 A *container* is where messages sit: ``None`` for ``history``, or a span
 index for that span's retained ``messages``.  Frames are found in every
 container and joined to the first span in ``folded`` order whose
-``summaryFingerprint`` equals the frame's fingerprint.  Spans are then
-classified, without recursion on the Python stack:
+``summaryFingerprint`` equals the frame's fingerprint; for an input format that
+links a summary to its originals by id or position (a Claude Code session, a Codex
+rollout), the loader gives the join (:attr:`~foldctl.model.Checkpoint.links`) and it is
+used as it is, fingerprints left aside.  Spans are then classified, without recursion on
+the Python stack:
 
 * **placed**: reachable from ``history`` through joined frames;
 * **detached**: not reachable, and a later ``discard`` span swallowed an
@@ -12,7 +15,10 @@ classified, without recursion on the Python stack:
   frame most likely went with that span's discarded messages; or its frame
   sits inside a detached span;
 * **orphan**: any other span not reachable: its frame is nowhere foldctl can
-  see, or its fingerprint is shadowed by an earlier span's.
+  see, or its fingerprint is shadowed by an earlier span's;
+* **abandoned** / **sidechain**: a container that is no fold (a rewound branch, a
+  subagent's records in its parent's file: :attr:`~foldctl.model.Span.kind`), and any
+  span whose frame sits in one.
 """
 
 from __future__ import annotations
@@ -20,13 +26,26 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
+from foldctl.formats import registry as formats
 from foldctl.graph.locators import Container, message_locator
 from foldctl.model import Checkpoint, Message, Span, frame_indices
 
-Placement = Literal["placed", "detached", "orphan"]
+Placement = Literal["placed", "detached", "orphan", "abandoned", "sidechain"]
+#: What a span that is no fold floats as, and why (for a linked format's containers).
+_FLOATING_KINDS: Final[dict[str, tuple[Placement, str]]] = {
+    "abandoned": (
+        "abandoned",
+        "records on disk that are in no fold's originals and not in the live window "
+        "(a rewound branch)",
+    ),
+    "sidechain": (
+        "sidechain",
+        "a subagent's records in this file (isSidechain): a conversation of its own",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +54,7 @@ class FrameRef:
 
     container: Container
     index: int
-    fingerprint: str
+    fingerprint: str | None  # None when the format links frames to spans itself
     span: int | None  # the first span in ``folded`` order with this fingerprint
 
 
@@ -63,6 +82,9 @@ class FoldGraph:
     cycles: frozenset[tuple[Container, int]]
     #: spans with no containing span among the floating ones, in ``folded`` order
     floating_roots: tuple[int, ...]
+    #: how frames joined spans: ``fingerprint`` (under :attr:`scheme`), or the format's own
+    #: link (``uuid-chain``, ``position``; then :attr:`scheme` names it too)
+    join: str = "fingerprint"
 
     @property
     def spans(self) -> tuple[Span, ...]:
@@ -186,11 +208,11 @@ def _swallowers(spans: tuple[Span, ...]) -> list[bool]:
     """
     result = [False] * len(spans)
     compact_later = False
-    seed_runs: list[str] = []  # up to two distinct runs with a later seed-discard
+    seed_runs: list[str | None] = []  # up to two distinct runs with a later seed-discard
     for span in reversed(spans):
         result[span.index] = compact_later or any(run != span.run_id for run in seed_runs)
         if span.retained == "discard":
-            stages = span.removed_stage_ids
+            stages = span.removed_stage_ids or ()
             compact_later = compact_later or any(s.startswith("compact#") for s in stages)
             if any(s.startswith("seed#") for s in stages) and span.run_id not in seed_runs:
                 seed_runs = [span.run_id, *seed_runs][:2]
@@ -220,17 +242,36 @@ def _spread(
                 queue.append(target)
 
 
+def _linked_frames(checkpoint: Checkpoint) -> dict[tuple[Container, int], FrameRef]:
+    """The frames a format links to spans itself, in container order (history first)."""
+    links = checkpoint.links or {}
+    count = len(checkpoint.spans)
+    return {
+        (container, index): FrameRef(container, index, None, span if 0 <= span < count else None)
+        for (container, index), span in sorted(
+            links.items(), key=lambda item: (item[0][0] is not None, item[0][0] or 0, item[0][1])
+        )
+    }
+
+
 def resolve(
     checkpoint: Checkpoint, scheme: str = DEFAULT_SCHEME, prints: FramePrints | None = None
 ) -> FoldGraph:
     """Join every frame to its span and place every span. Linear in the checkpoint's size.
-    ``prints`` holds fingerprints already computed (by :func:`detect_scheme`)."""
+    ``prints`` holds fingerprints already computed (by :func:`detect_scheme`).  A checkpoint
+    whose format gives its links is joined by them, whatever ``scheme`` says."""
     spans = checkpoint.spans
     by_fp: dict[str, list[int]] = {}
-    for span in spans:
-        by_fp.setdefault(span.fingerprint, []).append(span.index)
-    first = {fp: ids[0] for fp, ids in by_fp.items()}
-    frames = _scan_frames(prints or FramePrints(checkpoint), scheme, first)
+    join = "fingerprint"
+    if checkpoint.links is not None:
+        join = scheme = formats.get(checkpoint.format).join
+        frames = _linked_frames(checkpoint)
+        first: dict[str, int] = {}
+    else:
+        for span in spans:
+            by_fp.setdefault(span.fingerprint or "", []).append(span.index)
+        first = {fp: ids[0] for fp, ids in by_fp.items()}
+        frames = _scan_frames(prints or FramePrints(checkpoint), scheme, first)
 
     children: dict[Container, list[FrameRef]] = {}
     for ref in frames.values():
@@ -257,7 +298,7 @@ def resolve(
         target = ref.span
         if target is not None and places[target] is None and ref.container is not None:
             holder.setdefault(target, ref.container)
-    swallowed = _swallowers(spans)
+    swallowed = _swallowers(spans) if join == "fingerprint" else [False] * len(spans)
 
     roots: list[int] = []
     for span in spans:
@@ -265,13 +306,20 @@ def resolve(
         if places[i] is not None or i in holder:
             continue
         roots.append(i)
-        if first.get(span.fingerprint) != i:
+        if span.kind in _FLOATING_KINDS:
+            placement, why = _FLOATING_KINDS[span.kind]
+            places[i] = SpanPlace(placement, None, None, 0, why)
+        elif join != "fingerprint":
+            places[i] = SpanPlace(
+                "orphan", None, None, 0, "no summary record in this file stands for it"
+            )
+        elif first.get(span.fingerprint or "") != i:
             places[i] = SpanPlace(
                 "orphan",
                 None,
                 None,
                 0,
-                f"its fingerprint joins span {first[span.fingerprint]} first, "
+                f"its fingerprint joins span {first[span.fingerprint or '']} first, "
                 "so no frame can reach it",
             )
         elif swallowed[i]:
@@ -308,6 +356,7 @@ def resolve(
         replays={k: tuple(v) for k, v in replays.items()},
         cycles=_find_cycles(places, frames),
         floating_roots=tuple(roots),
+        join=join,
     )
 
 

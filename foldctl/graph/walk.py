@@ -36,7 +36,7 @@ from foldctl.graph.locators import (
     parse,
 )
 from foldctl.graph.resolve import FoldGraph, Placement
-from foldctl.model import Message, Span
+from foldctl.model import Message, Span, record_line
 
 Resolution = Literal["expanded", "discarded", "unresolved", "cycle", "depth-limit"]
 #: ``full``: every placement of a span shows its messages (the reference expansion);
@@ -315,7 +315,7 @@ class Context:
 
 @dataclass(frozen=True, slots=True)
 class FrameInfo:
-    fingerprint: str
+    fingerprint: str | None  # None when the format links frames to spans itself
     span: int | None
     resolution: Resolution
 
@@ -326,6 +326,8 @@ class Row:
     context: Context
     index: int
     frame: FrameInfo | None = None  # set for a frame that is shown (kept, or --keep-frames)
+    #: the message's 1-based line in its file (formats of one record a line; else None)
+    line: int | None = None
 
     @property
     def locator(self) -> str:
@@ -420,14 +422,16 @@ def walk(
     spans = graph.spans
     root = start or Context(None, None, None, 0)
     limit = None if max_depth is None else root.depth + max_depth
-    # (container, its messages, the next index): an index, not an iterator, since an
-    # enumerate() keeps its last item, and a chain 10,000 deep would keep 10,000 frames.
-    stack: list[tuple[Context, Sequence[Message], list[int]]] = []
+    # (container, its messages, their lines, the next index): an index, not an iterator,
+    # since an enumerate() keeps its last item, and a chain 10,000 deep would keep 10,000
+    # frames.  The lines are the records' lines in their file (formats of a record a line).
+    stack: list[tuple[Context, Sequence[Message], Sequence[int] | None, list[int]]] = []
     on_path: set[int] = set()
     placed, first_frame = shown if shown is not None else _Shown({}, {})
 
     def enter(ctx: Context, why: str = "") -> FoldStart | None:
-        stack.append((ctx, graph.container_messages(ctx.span), [0]))
+        messages = graph.container_messages(ctx.span)
+        stack.append((ctx, messages, getattr(messages, "lines", None), [0]))
         if ctx.span is None:
             return None
         on_path.add(ctx.span)
@@ -443,7 +447,7 @@ def walk(
     if opened is not None:
         yield opened
     while stack:
-        ctx, messages, cursor = stack[-1]
+        ctx, messages, lines, cursor = stack[-1]
         index = cursor[0]
         if index >= len(messages):
             stack.pop()
@@ -453,8 +457,9 @@ def walk(
             continue
         cursor[0] = index + 1
         ref = graph.frame_at(ctx.span, index)
+        line = None if lines is None else lines[index]
         if ref is None:
-            yield Row(messages[index] if bodies else {}, ctx, index)
+            yield Row(messages[index] if bodies else {}, ctx, index, None, line)
             continue
         message = messages[index]
         target = ref.span
@@ -469,7 +474,8 @@ def walk(
             resolution = "depth-limit"
         else:
             if keep_frames:
-                yield Row(message, ctx, index, FrameInfo(ref.fingerprint, target, "expanded"))
+                info = FrameInfo(ref.fingerprint, target, "expanded")
+                yield Row(message, ctx, index, info, line)
             child = Context(ctx, index, target, ctx.depth + 1, ctx.placement)
             if replays == "ref" and target in placed:
                 placed[target] += 1
@@ -485,7 +491,7 @@ def walk(
             yield opened
             opened = None
             continue
-        yield Row(message, ctx, index, FrameInfo(ref.fingerprint, target, resolution))
+        yield Row(message, ctx, index, FrameInfo(ref.fingerprint, target, resolution), line)
 
 
 def walk_floating(
@@ -637,10 +643,12 @@ def walk_name(
         return
     assert isinstance(name, MessageName)
     ctx = context_of(graph, name.container)
-    message = graph.container_messages(name.container)[name.index]
+    messages = graph.container_messages(name.container)
+    message = messages[name.index]
+    line = record_line(messages, name.index)
     ref = graph.frame_at(name.container, name.index)
     if ref is None:
-        yield Row(message, ctx, name.index)
+        yield Row(message, ctx, name.index, None, line)
         return
     if ref.span is None or graph.spans[ref.span].messages is None or max_depth == 0:
         resolution: Resolution = (
@@ -650,27 +658,29 @@ def walk_name(
             if graph.spans[ref.span].messages is None
             else "depth-limit"
         )
-        yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, resolution))
+        info = FrameInfo(ref.fingerprint, ref.span, resolution)
+        yield Row(message, ctx, name.index, info, line)
         return
     if keep_frames:
-        yield Row(message, ctx, name.index, FrameInfo(ref.fingerprint, ref.span, "expanded"))
+        info = FrameInfo(ref.fingerprint, ref.span, "expanded")
+        yield Row(message, ctx, name.index, info, line)
     child = Context(ctx, name.index, ref.span, ctx.depth + 1, ctx.placement)
     yield from walk(graph, max_depth=below, keep_frames=keep_frames, start=child, replays=replays)
 
 
-def every_row(graph: FoldGraph, *, replays: Replays = "full") -> Iterator[Row]:
+def every_row(graph: FoldGraph, *, replays: Replays = "full", bodies: bool = True) -> Iterator[Row]:
     """Every message foldctl can see, each place it occurs, with its locator.
 
     The expansion from history with frames kept (so summaries are rows too),
     then the floating (detached and orphan) spans with what nests in them.  With
     ``replays="full"`` the expansion's size is checked first
-    (:func:`check_expansion`).
+    (:func:`check_expansion`).  ``bodies`` is :func:`walk`'s.
     """
     if replays == "full":
         check_expansion(graph, floating=True)
     streams = (
-        walk(graph, keep_frames=True, replays=replays),
-        walk_floating(graph, keep_frames=True, replays=replays),
+        walk(graph, keep_frames=True, replays=replays, bodies=bodies),
+        walk_floating(graph, keep_frames=True, replays=replays, bodies=bodies),
     )
     for stream in streams:
         for event in stream:

@@ -1,22 +1,21 @@
-"""A SOURCE to a :class:`~foldctl.model.Checkpoint`: read it, pick the path, load it.
+"""A SOURCE to a :class:`~foldctl.model.Checkpoint`: read it, recognise its format, load it.
 
-A source is a file (``.json``, ``.json.gz``), bytes in hand, or one session
-of a SQLite store (``STORE.db#SESSION_ID``).  The fast path
-(:mod:`foldctl.load.fast`) reads the reference layout; any other input,
-valid or not, is read by the exact path (:mod:`foldctl.load.exact`), which
-loads it or names the problem precisely.
+A source is a file (``.json``, ``.jsonl``, gzip or not), bytes in hand, or one session
+of a SQLite store (``STORE.db#SESSION_ID``).  Its bytes are loaded through the input
+format that recognises them (:mod:`foldctl.formats.registry`): an agentfootprint
+checkpoint on the fast path (:mod:`foldctl.load.fast`) when it is in the reference
+layout, else on the exact path (:mod:`foldctl.load.exact`), which loads it or names the
+problem precisely; a Claude Code session or a Codex rollout by its own module.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from foldctl import jsoncodec
 from foldctl.errors import InputError
+from foldctl.formats import registry
 from foldctl.load.exact import ENVELOPE_FORMATS, load_document
-from foldctl.load.fast import try_load
-from foldctl.model import Checkpoint, Origin
+from foldctl.model import Checkpoint
 from foldctl.sources.files import SQLITE_MAGIC, Buffer, RawSource, SourceSpec, read_bytes
 
 if TYPE_CHECKING:
@@ -49,11 +48,9 @@ def load_source(spec: SourceSpec) -> Checkpoint:
 
 
 def load_bytes(data: Buffer, source: str) -> Checkpoint:
-    """Load a checkpoint from its (decompressed) bytes, on the fast path when it can."""
-    checkpoint = try_load(data, source)
-    if checkpoint is None:
-        checkpoint = load_document(jsoncodec.loads(data, source), source)
-    return replace(checkpoint, origin=Origin(data))
+    """Load a checkpoint (or a session of another runtime) from its (decompressed) bytes,
+    through the input format that recognises them."""
+    return registry.load(data, source)
 
 
 def load_object(document: Any, source: str = "<object>") -> Checkpoint:
@@ -71,7 +68,7 @@ def load_session(target: StoreSource) -> Checkpoint:
 
 def checkpoint_of(info: SessionInfo, envelope: bytes) -> Checkpoint:
     """Load one session's envelope; it must be an envelope, of the format its row states."""
-    checkpoint = load_bytes(envelope, info.source)
+    checkpoint = registry.get(registry.DEFAULT).load(envelope, info.source)
     if checkpoint.shape == "checkpoint":
         raise InputError(
             info.source,

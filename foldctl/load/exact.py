@@ -18,6 +18,19 @@ from foldctl.model import Checkpoint, Message, Retention, Shape, Span
 
 ENVELOPE_FORMATS: Final = ("conversation-v1", "flowchart-v1")
 RETENTIONS: tuple[str, ...] = get_args(Retention)
+#: Where the conversation sits in each shape of an agentfootprint checkpoint.
+_CONVERSATION: Final[dict[str, str]] = {
+    "checkpoint": "",
+    "conversation-v1": "data",
+    "flowchart-v1": "data.conversation",
+}
+
+
+def json_path(shape: str, path: str = "") -> str:
+    """The JSON path in the file of ``path`` within the conversation (``history[3]``,
+    ``folded[2].model``) for a checkpoint of ``shape``: the one map from an envelope to its
+    conversation (``data.conversation.history[3]`` in a paused run)."""
+    return _join(_CONVERSATION[shape], path) if path else _CONVERSATION[shape]
 
 
 def check_history(value: Any, source: str, conversation_path: str) -> list[Message]:
@@ -155,11 +168,12 @@ def _unwrap(doc: Any, check: _Checker) -> tuple[Shape, dict[str, Any], str]:
     if "format" in top:
         fmt = top["format"]
         if fmt == "conversation-v1":
-            return "conversation-v1", check.obj(check.field(top, "data", ""), "data"), "data"
+            path = json_path(fmt)
+            return fmt, check.obj(check.field(top, "data", ""), path), path
         if fmt == "flowchart-v1":
             data = check.obj(check.field(top, "data", ""), "data")
-            conversation = check.obj(check.field(data, "conversation", "data"), "data.conversation")
-            return "flowchart-v1", conversation, "data.conversation"
+            path = json_path(fmt)
+            return fmt, check.obj(check.field(data, "conversation", "data"), path), path
         shown = f'"{fmt}"' if isinstance(fmt, str) else type_name(fmt)
         raise check.fail(
             "format",

@@ -18,7 +18,7 @@ return ``None`` and the caller reads the file on the exact path
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal, overload
 
 import msgspec
@@ -31,10 +31,11 @@ from foldctl.load.exact import (
     check_history,
     check_message,
     check_original_input,
+    json_path,
     load_document,
     type_name,
 )
-from foldctl.model import Checkpoint, Message, Shape, Span, is_frame
+from foldctl.model import Checkpoint, LazyMessages, Message, Shape, Span, is_frame
 
 # The start of a message, as the runtime writes it, that cannot be a frame:
 # role then content, both strings, and either the role is not "user" or the
@@ -200,12 +201,11 @@ def _holds_wide_float(message: dict[str, Any]) -> bool:
     return False
 
 
-class RawMessages(Sequence[Message]):
-    """A span's retained messages, decoded one at a time when asked for.
-
-    Nothing is cached, so streaming over a large checkpoint holds one message
-    at a time; ``frame_indices`` says which of them are frames; ``escape_free``
-    that the file holds no ``\\u`` escape (so neither does any message's JSON).
+class RawMessages(LazyMessages):
+    """A span's retained messages, decoded one at a time when asked for
+    (:class:`~foldctl.model.LazyMessages`); ``frame_indices`` says which of them are frames;
+    ``escape_free`` that the file holds no ``\\u`` escape (so neither does any message's
+    JSON).
     """
 
     __slots__ = ("_items", "_path", "_source", "_whole", "escape_free", "frame_indices")
@@ -242,7 +242,7 @@ class RawMessages(Sequence[Message]):
         self._items, self.frame_indices, self._source, self._path, self.escape_free = state
         self._whole = None
 
-    def _decode(self, index: int) -> Message:
+    def _at(self, index: int) -> Message:
         try:
             return decode_message(self._items[index], self._source, f"{self._path}[{index}]")
         except InputError as e:
@@ -250,30 +250,6 @@ class RawMessages(Sequence[Message]):
 
     def __len__(self) -> int:
         return len(self._items)
-
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._items)))]
-        if index < 0:
-            index += len(self._items)
-        return self._decode(index)
-
-    def __iter__(self) -> Iterator[Message]:
-        for i in range(len(self._items)):
-            yield self._decode(i)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or len(other) != len(self):
-            return False
-        return all(a == b for a, b in zip(self, other, strict=True))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<RawMessages {self._path}: {len(self._items)} messages>"
@@ -319,23 +295,23 @@ def exact_verdict(whole: Any, source: str, error: InputError) -> InputError:
     return error
 
 
-def _decode(buffer: Any) -> tuple[Shape, _Conversation, str] | None:
+def _decode(buffer: Any) -> tuple[Shape, _Conversation] | None:
     for decoder in _DECODERS:
         try:
             document = decoder.decode(buffer)
         except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
             continue
         if isinstance(document, _Conversation):
-            return "checkpoint", document, ""
+            return "checkpoint", document
         if isinstance(document, _ConversationEnvelope):
             if not _opaque_ok(document.savedAt):
                 return None
-            return "conversation-v1", document.data, "data."
+            return "conversation-v1", document.data
         assert isinstance(document, _PausedEnvelope)
         data = document.data
         if not all(_opaque_ok(v) for v in (document.savedAt, data.checkpoint, data.pending)):
             return None
-        return "flowchart-v1", data.conversation, "data.conversation."
+        return "flowchart-v1", data.conversation
     return None
 
 
@@ -392,7 +368,8 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     decoded = _decode(buffer)
     if decoded is None:
         return None
-    shape, conv, prefix = decoded
+    shape, conv = decoded
+    prefix = json_path(shape)
     try:
         history = orjson.loads(memoryview(conv.history))
         original = orjson.loads(memoryview(conv.originalInput))
@@ -405,8 +382,8 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
         return None
     if jsoncodec.has_wide_float([history, original, optional]):
         return None  # the exact path decides whether a long number was written
-    history = check_history(history, source, prefix.rstrip("."))
-    original_message = check_original_input(original, source, prefix.rstrip("."))
+    history = check_history(history, source, prefix)
+    original_message = check_original_input(original, source, prefix)
     spans: list[Span] = []
     # A run id or model repeats across thousands of spans: one string each, not one per span.
     shared: dict[str, str] = {}
@@ -416,7 +393,7 @@ def _fast_load(buffer: Any, source: str) -> Checkpoint | None:
     for index, s in enumerate(conv.folded or ()):
         messages: RawMessages | None = None
         if s.messages is not UNSET:
-            path = f"{prefix}folded[{index}].messages"
+            path = json_path(shape, f"folded[{index}].messages")
             frames = _frames(s.messages, source, path, one_key_each)
             messages = RawMessages(s.messages, frames, source, path, buffer, escape_free)
         spans.append(

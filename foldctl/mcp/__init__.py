@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import foldctl
 from foldctl.errors import UsageError
 from foldctl.mcp.limits import DEFAULT_BYTES, MIN_BYTES
-from foldctl.mcp.roots import DEFAULT_ROOTS, Roots, default_roots
+from foldctl.mcp.roots import Roots
 from foldctl.optional import ensure
 
 if TYPE_CHECKING:
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_BYTES",
-    "DEFAULT_ROOTS",
     "MIN_BYTES",
     "Service",
     "configure",
@@ -54,7 +53,7 @@ def configure(
         raise UsageError(f"max_bytes: expected at least {MIN_BYTES}, not {max_bytes}")
     from foldctl.mcp.service import Service
 
-    chosen = list(roots) if roots else default_roots(home)
+    chosen = list(roots) if roots else foldctl.session_folders(home)
     return Service(Roots.of(chosen), max_bytes, redactor)
 
 

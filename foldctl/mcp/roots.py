@@ -16,27 +16,13 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
+import foldctl
 from foldctl.errors import InputError, UsageError
-
-#: The session folders of the runtimes foldctl reads (SPEC section 7), served when no
-#: root is given: those that exist.
-DEFAULT_ROOTS: Final = ("~/.claude/projects", "~/.codex/sessions")
 
 
 class Refused(InputError):
     """A path the server does not read: outside its roots, or spelled with ``..``."""
-
-
-def default_roots(home: str | None = None) -> list[str]:
-    """The default session folders that exist (``home``: in place of ``~``)."""
-    found = []
-    for folder in DEFAULT_ROOTS:
-        path = folder.replace("~", home, 1) if home is not None else os.path.expanduser(folder)
-        if os.path.isdir(path):
-            found.append(path)
-    return found
 
 
 def _has_dotdot(path: str) -> bool:
@@ -69,7 +55,7 @@ class Roots:
         if not given:
             raise UsageError(
                 "no ROOT given, and none of the default session folders exists "
-                f"({', '.join(DEFAULT_ROOTS)}); name the files or folders to serve"
+                f"({', '.join(foldctl.SESSION_FOLDERS)}); name the files or folders to serve"
             )
         resolved: list[str] = []
         for root in given:

@@ -100,8 +100,8 @@ def _session_schema() -> dict[str, Any]:
     row = dict(schemas.library_defs("sessions")["sessions.record"])
     runtime = {
         "type": ["string", "null"],
-        "description": "The runtime that wrote the session (agentfootprint); null when it "
-        "could not be read.",
+        "description": "The runtime that wrote the session, as the input format that read it "
+        "(agentfootprint, claude-code, codex); null when it could not be read.",
     }
     row["properties"] = {**row["properties"], "runtime": runtime}
     row["required"] = [*row["required"], "runtime"]
@@ -111,9 +111,10 @@ def _session_schema() -> dict[str, Any]:
 LIST_SESSIONS = Tool(
     "list_sessions",
     "List the sessions this server can read",
-    "The checkpoints and stored sessions under this server's roots, one row each: "
-    "`source` (pass it to every other tool), session id, `runtime`, kind, run, when it was saved "
-    "(`savedAt`), how many live messages and folds it holds, and its audit (`findings`, "
+    "The checkpoints, stored sessions, Claude Code sessions and Codex rollouts under this "
+    "server's roots, one row each: `source` (pass it to every other tool), session id, "
+    "`runtime`, kind, run, when it was saved (`savedAt`; for a session file, its last "
+    "record), how many live messages and folds it holds, and its audit (`findings`, "
     "`worst`); a session that cannot be read has `error`. Use it first, to find the "
     "session whose folded messages you need. `root` narrows it to one root (or a folder or "
     "store under one); `since` keeps sessions saved at or after a time." + _PAGING_HELP,

@@ -15,19 +15,21 @@ but is retained in a fold of NEW was *folded*, not lost.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Final
 
 from foldctl.digest import digest
 from foldctl.errors import UsageError
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, every_row, walk
 from foldctl.model import Message, Span
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
 
-SpanKey = tuple[str, str, int, int | float]
+SpanKey = tuple[str | None, str | None, int | None, int | float | None]
 
 #: Every kind of difference, in output order; the headline (evidence lost) first.
 KINDS: Final = (
@@ -45,8 +47,14 @@ KINDS: Final = (
 
 
 def span_key(span: Span) -> SpanKey:
-    """A span's identity across checkpoints (its index moves; this does not)."""
-    return (span.fingerprint, span.run_id, span.iteration, span.folded_at_ms)
+    """A span's identity across checkpoints (its index moves; this does not).  For a format
+    that records no fingerprint, the uuid of the record that made the fold (a Claude Code
+    boundary) or, without one, what it is and the line it starts at."""
+    identity = span.fingerprint
+    if identity is None:
+        uuid = (span.raw or {}).get("uuid")
+        identity = uuid if isinstance(uuid, str) else f"{span.kind}@{span.line}"
+    return (identity, span.run_id, span.iteration, span.folded_at_ms)
 
 
 @dataclass
@@ -54,6 +62,7 @@ class _Side:
     """One checkpoint, indexed by digest."""
 
     graph: FoldGraph
+    view: Callable[[Message], Message] = identity  # how its format shows a message
     live: list[str] = field(default_factory=list)  # digests of history, in order
     anywhere: dict[str, str] = field(default_factory=dict)  # digest -> first locator
     folded: dict[str, Row] = field(default_factory=dict)  # digest -> first row inside a span
@@ -62,7 +71,7 @@ class _Side:
 
     @classmethod
     def of(cls, graph: FoldGraph) -> _Side:
-        side = cls(graph)
+        side = cls(graph, formats.view_of(graph.checkpoint))
         side.live = [digest(m) for m in graph.checkpoint.history]
         for row in every_row(graph, replays="ref"):  # a replay repeats messages already seen
             d = digest(row.message)
@@ -74,6 +83,10 @@ class _Side:
                 if row.frame.resolution == "unresolved":
                     side.unresolved.setdefault(d, row)
         return side
+
+    def role(self, message: Message) -> Any:
+        """A message's role as its format shows it."""
+        return self.view(message).get("role")
 
 
 def first_message(graph: FoldGraph) -> Message | None:
@@ -163,7 +176,7 @@ def _identity(span: Span) -> dict[str, Any]:
         "runId": span.run_id,
         "iteration": span.iteration,
         "foldedAtMs": span.folded_at_ms,
-        "foldedAt": iso_utc(span.folded_at_ms),
+        "foldedAt": iso_recorded(span.folded_at_ms),
     }
 
 
@@ -271,15 +284,16 @@ def _message_changes(
     edits = _edits(da, db, a.messages, b.messages, set(gone), set(fresh), old, new)
     edited_old, edited_new = {i for i, _ in edits}, {j for _, j in edits}
     old_at, new_at = old.graph.locator_of, new.graph.locator_of
+    am, bm = a.messages, b.messages
     changed = [
-        _edit(old_at(a.index, i), new_at(b.index, j), da[i], db[j], a.messages[i], b.messages[j])
+        _edit(old_at(a.index, i), new_at(b.index, j), da[i], db[j], am[i], bm[j], new.role(bm[j]))
         for i, j in edits
     ]
     removed = [
         {
             "locator": old.graph.locator_of(a.index, n),
             "digest": da[n],
-            "role": a.messages[n].get("role"),
+            "role": old.role(a.messages[n]),
             "lost": da[n] not in new.anywhere,
             "message": a.messages[n],
         }
@@ -290,7 +304,7 @@ def _message_changes(
         {
             "locator": new.graph.locator_of(b.index, n),
             "digest": db[n],
-            "role": b.messages[n].get("role"),
+            "role": new.role(b.messages[n]),
             "message": b.messages[n],
         }
         for n in fresh
@@ -304,16 +318,23 @@ def _message_changes(
 
 
 def _edit(
-    old_locator: str, new_locator: str, old_digest: str, new_digest: str, a: Message, b: Message
+    old_locator: str,
+    new_locator: str,
+    old_digest: str,
+    new_digest: str,
+    a: Message,
+    b: Message,
+    role: Any,
 ) -> dict[str, Any]:
-    """One message edited in place: both sides whole, and the fields that differ."""
+    """One message edited in place: both sides whole, the fields that differ, and the
+    role its format shows for NEW's."""
     names = [k for k in dict.fromkeys([*a, *b]) if a.get(k, _ABSENT) != b.get(k, _ABSENT)]
     return {
         "oldLocator": old_locator,
         "newLocator": new_locator,
         "oldDigest": old_digest,
         "newDigest": new_digest,
-        "role": b.get("role"),
+        "role": role,
         "fields": names,
         "oldMessage": a,
         "newMessage": b,
@@ -340,8 +361,8 @@ def _edits(
         olds = [i for i in range(i1, i2) if i in gone and da[i] not in new.anywhere]
         news = [j for j in range(j1, j2) if j in fresh and db[j] not in old.anywhere]
         for i in olds:
-            role = a[i].get("role")
-            j = next((j for j in news if b[j].get("role") == role), None)
+            role = old.role(a[i])
+            j = next((j for j in news if new.role(b[j]) == role), None)
             if j is not None:
                 news = news[news.index(j) + 1 :]
                 pairs.append((i, j))
@@ -431,22 +452,23 @@ def _live_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
         if folded is not None:
             yield _head(
                 "live-folded", oldLocator=f"h{i}", newLocator=folded.locator,
-                newSpan=folded.span, digest=d, role=message.get("role"), message=message,
+                newSpan=folded.span, digest=d, role=old.role(message), message=message,
             )  # fmt: skip
         else:
             yield _head(
                 "live-removed", oldLocator=f"h{i}", newLocator=new.anywhere.get(d),
-                digest=d, role=message.get("role"), message=message,
+                digest=d, role=old.role(message), message=message,
             )  # fmt: skip
     for i, j in changed:
-        edit = _edit(f"h{i}", f"h{j}", old.live[i], new.live[j], old_history[i], new_history[j])
+        a, b = old_history[i], new_history[j]
+        edit = _edit(f"h{i}", f"h{j}", old.live[i], new.live[j], a, b, new.role(b))
         yield _head("live-changed", **edit)
     for j, d in enumerate(new.live):
         if fresh[j] and j not in paired_new:
             message = new_history[j]
             yield _head(
                 "live-added", oldLocator=old.anywhere.get(d), newLocator=f"h{j}",
-                digest=d, role=message.get("role"), message=message,
+                digest=d, role=new.role(message), message=message,
             )  # fmt: skip
 
 

@@ -10,6 +10,7 @@ one).  A field that is not a string is searched in its compact JSON encoding
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -20,6 +21,7 @@ from foldctl import jsoncodec
 from foldctl.digest import digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
+from foldctl.formats import registry as formats
 from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
@@ -29,11 +31,12 @@ from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
 from foldctl.query.locate import Where, where
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
+from foldctl.query.records import recorded
 from foldctl.redact.apply import redact_graph
 from foldctl.redact.redactor import Redactor
 from foldctl.sources.files import SQLITE_MAGIC, SourceSpec, read_bytes, source_name
 from foldctl.sources.scan import Expansion, scan_sources
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
 
 Scope = Literal["all", "folded", "live"]
 
@@ -210,24 +213,26 @@ class Hit:
     first_of_group: bool = False  # the first message after a gap in the shown messages
 
 
-def _in_scope(row: Row, query: Query, folds_ok: bool) -> bool:
+def _in_scope(row: Row, shown: Message, query: Query, folds_ok: bool) -> bool:
     if query.scope == "live" and row.span is not None:
         return False
     if query.scope == "folded" and row.span is None:
         return False
     if not folds_ok:
         return False
-    return query.roles is None or row.message.get("role") in query.roles
+    return query.roles is None or shown.get("role") in query.roles
 
 
-def _matches(row: Row, query: Query) -> tuple[list[Match], dict[str, str], int]:
-    names: Iterable[str] = row.message if query.fields == (ALL_FIELDS,) else query.fields
+def _matches(shown: Message, query: Query) -> tuple[list[Match], dict[str, str], int]:
+    """The matches in a message as its format's view shows it (its role, text, tool calls,
+    then its other fields by name)."""
+    names: Iterable[str] = shown if query.fields == (ALL_FIELDS,) else query.fields
     matches: list[Match] = []
     texts: dict[str, str] = {}
     total = 0
     for name in names:
         field_matched = False
-        for path, text, fallback in searched_texts(row.message, name):
+        for path, text, fallback in searched_texts(shown, name):
             if fallback and field_matched:
                 continue
             count = 0
@@ -252,25 +257,48 @@ def _matches(row: Row, query: Query) -> tuple[list[Match], dict[str, str], int]:
     return matches, texts, total
 
 
-def search(graph: FoldGraph, query: Query) -> Iterator[Hit]:
+def _per_message(query: Query, prefilter: Prefilter | None) -> Prefilter | None:
+    """The prefilter to apply to each message's stored JSON before decoding it: when every
+    message that is not a match can be passed over unread (no context, not inverted) and
+    no searched field is one a format's view makes up (``role``; ``*`` includes it)."""
+    if prefilter is None or query.invert or query.before or query.after:
+        return None
+    if ALL_FIELDS in query.fields or "role" in query.fields:
+        return None
+    return prefilter
+
+
+def search(graph: FoldGraph, query: Query, prefilter: Prefilter | None = None) -> Iterator[Hit]:
     """Every message of one checkpoint that matches (or, inverted, does not), in record
-    order, with ``before``/``after`` neighbours in the expanded transcript as context."""
+    order, with ``before``/``after`` neighbours in the expanded transcript as context.
+    With ``prefilter``, a message whose stored JSON cannot hold a match is passed over
+    without being decoded (the rule of :mod:`foldctl.query.prefilter`, per message)."""
     source = graph.checkpoint.source
     spans = graph.spans
+    view = formats.view_of(graph.checkpoint)
+    skip = _per_message(query, prefilter)
     before: deque[Row] = deque(maxlen=query.before or None) if query.before else deque()
     after_left = 0
     selected = 0
     last_shown = -2
     last_ctx: object = None
     folds_ok = True
-    for n, row in enumerate(every_row(graph, replays=query.replays)):
+    messages: Any = None
+    for n, row in enumerate(every_row(graph, replays=query.replays, bodies=skip is None)):
         if row.context is not last_ctx:
             last_ctx = row.context
             folds_ok = query.folds.context_passes(row.context, spans)
+            messages = graph.container_messages(row.span)
+        if skip is not None and row.frame is None:
+            raw_json = getattr(messages, "raw_json", None)
+            if raw_json is not None and not skip.may_match(raw_json(row.index)):
+                continue  # its stored JSON cannot hold a match: not decoded
+            row = dataclasses.replace(row, message=messages[row.index])
         hit: Hit | None = None
         room = query.max_count is None or selected < query.max_count
-        if room and _in_scope(row, query, folds_ok):
-            matches, texts, total = _matches(row, query)
+        shown = view(row.message) if room else row.message
+        if room and _in_scope(row, shown, query, folds_ok):
+            matches, texts, total = _matches(shown, query)
             if bool(total) != query.invert:
                 hit = Hit(source, graph, row, tuple(matches), texts, total)
         if hit is not None:
@@ -310,7 +338,9 @@ class HitRecord:
     occurrence: int
     placement: str  # placed, detached or orphan (of the innermost span; placed when live)
     where: Where
-    message: Message
+    message: Message  # as stored
+    #: the message as its format shows it (the same object for agentfootprint)
+    shown: Message
     digest: str
     frame: FrameInfo | None  # a summary frame that is shown
     frame_model: str | None  # the model of the span the frame joins
@@ -322,6 +352,7 @@ class HitRecord:
     match_count: int = 0
     context: bool = False
     first_of_group: bool = False
+    line: int | None = None  # the record's line in its file (formats of a record a line)
 
 
 def record_of(hit: Hit) -> HitRecord:
@@ -345,6 +376,7 @@ def record_of(hit: Hit) -> HitRecord:
         placement=ctx.placement,
         where=place,
         message=row.message,
+        shown=formats.view_of(graph.checkpoint)(row.message),
         digest=digest(row.message),
         frame=frame,
         frame_model=None if joined is None else graph.spans[joined].model,
@@ -356,6 +388,7 @@ def record_of(hit: Hit) -> HitRecord:
         match_count=hit.match_count,
         context=hit.context,
         first_of_group=hit.first_of_group,
+        line=row.line,
     )
 
 
@@ -430,7 +463,7 @@ def _source_events(
         if redactor is not None:
             graph = redact_graph(graph, redactor)
         count = 0
-        for hit in search(graph, query):
+        for hit in search(graph, query, prefilter):
             count += not hit.context
             if not count_only:
                 yield hit
@@ -554,15 +587,17 @@ def hits_in(
 
 def fold_facts(graph: FoldGraph, span_index: int) -> dict[str, Any]:
     span = graph.spans[span_index]
-    return {
-        "span": span.index,
-        "model": span.model,
-        "runId": span.run_id,
-        "iteration": span.iteration,
-        "foldedAtMs": span.folded_at_ms,
-        "foldedAt": iso_utc(span.folded_at_ms),
-        "retained": span.retained,
-    }
+    return recorded(
+        {
+            "span": span.index,
+            "model": span.model,
+            "runId": span.run_id,
+            "iteration": span.iteration,
+            "foldedAtMs": span.folded_at_ms,
+            "foldedAt": iso_recorded(span.folded_at_ms),
+            "retained": span.retained,
+        }
+    )
 
 
 def message_fields(record: HitRecord) -> dict[str, Any]:
@@ -570,6 +605,8 @@ def message_fields(record: HitRecord) -> dict[str, Any]:
     obj = dict(record.message)
     obj["source"] = record.source
     obj["locator"] = record.locator
+    if record.line is not None:
+        obj["line"] = record.line
     obj["span"] = record.span
     obj["chain"] = chain_field(record.chain)
     obj["depth"] = record.depth
@@ -578,7 +615,8 @@ def message_fields(record: HitRecord) -> dict[str, Any]:
     if record.placement != "placed":
         obj["placement"] = record.placement
     if record.frame is not None:
-        obj["fingerprint"] = record.frame.fingerprint
+        if record.frame.fingerprint is not None:
+            obj["fingerprint"] = record.frame.fingerprint
         obj["resolution"] = record.frame.resolution
         obj["joinsSpan"] = record.frame.span
     return obj
@@ -634,7 +672,7 @@ def hit_rows(hit: HitRecord) -> Iterator[dict[str, Any]]:
         "where": hit.where,
         "span": hit.span,
         "depth": hit.depth,
-        "role": _row_role(hit.message.get("role")),
+        "role": _row_role(hit.shown.get("role")),
         "digest": hit.digest,
     }
     for m in hit.matches:

@@ -25,7 +25,7 @@ from foldctl.redact.apply import redact_graph
 from foldctl.redact.redactor import Redactor
 from foldctl.sources.files import SourceSpec, source_name
 
-Where = Literal["live", "folded", "detached", "orphan"]
+Where = Literal["live", "folded", "detached", "orphan", "abandoned", "sidechain"]
 
 
 def where(row: Row) -> Where:

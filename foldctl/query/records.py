@@ -14,20 +14,24 @@ from typing import Any, Final
 from foldctl.audit.checks import audit, summary
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
+from foldctl.formats import registry as formats
 from foldctl.graph.filters import NO_FILTER, FoldFilter
-from foldctl.graph.locators import Container
+from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, chain_field
 from foldctl.model import Span
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
 
 
 def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
-    """A message as stored, plus foldctl's keys (which win over same-named stored fields)."""
+    """A message as stored, plus foldctl's keys (which win over same-named stored fields);
+    ``line`` for a record of a format of one record a line."""
     obj = dict(row.message)
     if source is not None:
         obj["source"] = source
     obj["locator"] = row.locator
+    if row.line is not None:
+        obj["line"] = row.line
     obj["span"] = row.span
     obj["chain"] = chain_field(row.chain)
     obj["depth"] = row.depth
@@ -39,54 +43,74 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     if row.context.placement != "placed":
         obj["placement"] = row.context.placement
     if row.frame is not None:
-        obj["fingerprint"] = row.frame.fingerprint
+        if row.frame.fingerprint is not None:
+            obj["fingerprint"] = row.frame.fingerprint
         obj["resolution"] = row.frame.resolution
         obj["joinsSpan"] = row.frame.span
     return obj
 
 
+def recorded(facts: dict[str, Any]) -> dict[str, Any]:
+    """``facts`` without the ones the input did not record (None): absent, never guessed."""
+    return {key: value for key, value in facts.items() if value is not None}
+
+
 def span_facts(span: Span) -> dict[str, Any]:
-    return {
-        "model": span.model,
-        "messageCount": span.message_count,
-        "retained": span.retained,
-        "runId": span.run_id,
-        "iteration": span.iteration,
-        "foldedAtMs": span.folded_at_ms,
-        "foldedAt": iso_utc(span.folded_at_ms),
-    }
+    """A span's facts; those its format does not record are absent."""
+    return recorded(
+        {
+            "model": span.model,
+            "messageCount": span.message_count,
+            "retained": span.retained,
+            "runId": span.run_id,
+            "iteration": span.iteration,
+            "foldedAtMs": span.folded_at_ms,
+            "foldedAt": iso_recorded(span.folded_at_ms),
+        }
+    )
 
 
 def span_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
-    """One row per span, in ``folded`` order, made as it is read."""
+    """One row per span, in ``folded`` order, made as it is read.  A span of a format of one
+    record a line has ``line`` (the record that made the fold); a container that is no
+    fold (an abandoned branch, a sidechain) has ``kind``."""
     for span, place in zip(graph.spans, graph.places, strict=True):
-        yield {
-            "span": span.index,
-            "fingerprint": span.fingerprint,
-            "placement": place.placement,
-            "frame": graph.frame_locator(span.index),
-            "depth": place.depth,
+        row: dict[str, Any] = {"span": span.index}
+        if span.fingerprint is not None:
+            row["fingerprint"] = span.fingerprint
+        row.update(
+            placement=place.placement,
+            frame=graph.frame_locator(span.index),
+            depth=place.depth,
             **span_facts(span),
-            "removedStageIds": list(span.removed_stage_ids),
-            "messagesKept": None if span.messages is None else len(span.messages),
-            "reason": place.reason or None,
-        }
+        )
+        if span.removed_stage_ids is not None:
+            row["removedStageIds"] = list(span.removed_stage_ids)
+        row["messagesKept"] = None if span.messages is None else len(span.messages)
+        row["reason"] = place.reason or None
+        if span.line is not None:
+            row["line"] = span.line
+        if span.kind != "fold":
+            row["kind"] = span.kind
+        yield row
 
 
 def stage_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
     """One row per removed stage id, made as it is read."""
     return (
-        {
-            "stageId": stage,
-            "span": span.index,
-            "runId": span.run_id,
-            "iteration": span.iteration,
-            "model": span.model,
-            "foldedAt": iso_utc(span.folded_at_ms),
-            "retained": span.retained,
-        }
+        recorded(
+            {
+                "stageId": stage,
+                "span": span.index,
+                "runId": span.run_id,
+                "iteration": span.iteration,
+                "model": span.model,
+                "foldedAt": iso_recorded(span.folded_at_ms),
+                "retained": span.retained,
+            }
+        )
         for span in graph.spans
-        for stage in span.removed_stage_ids
+        for stage in span.removed_stage_ids or ()
     )
 
 
@@ -125,7 +149,7 @@ def fold_tree(graph: FoldGraph) -> Iterator[dict[str, Any]]:
     while stack:
         index, depth = stack.pop()
         span, place = graph.spans[index], graph.places[index]
-        yield {
+        node = {
             "span": index,
             "parent": place.container,
             "depth": depth,
@@ -134,6 +158,11 @@ def fold_tree(graph: FoldGraph) -> Iterator[dict[str, Any]]:
             **span_facts(span),
             "replays": len(graph.replays.get(index, ())),
         }
+        if span.line is not None:
+            node["line"] = span.line
+        if span.kind != "fold":
+            node["kind"] = span.kind
+        yield node
         stack.extend((child, depth + 1) for child in reversed(children.get(index, [])))
 
 
@@ -162,17 +191,63 @@ class FoldTree:
 
 
 def fold_counts(graph: FoldGraph) -> dict[str, int]:
-    """How many spans, retained or discarded, placed, detached or orphan."""
-    spans = graph.spans
+    """How many folds, retained or discarded, placed, detached or orphan; for a format that
+    keeps records in no fold, how many such containers (``abandoned``, ``sidechain``)."""
+    folds = [s for s in graph.spans if s.kind == "fold"]
     placements = [p.placement for p in graph.places]
-    return {
-        "spans": len(spans),
-        "retained": sum(1 for s in spans if s.retained == "conversation"),
-        "discarded": sum(1 for s in spans if s.retained == "discard"),
+    counts = {
+        "spans": len(folds),
+        "retained": sum(1 for s in folds if s.retained == "conversation"),
+        "discarded": sum(1 for s in folds if s.retained == "discard"),
         "placed": placements.count("placed"),
         "detached": placements.count("detached"),
         "orphan": placements.count("orphan"),
     }
+    if graph.join != "fingerprint":
+        counts["abandoned"] = placements.count("abandoned")
+        counts["sidechain"] = placements.count("sidechain")
+    return counts
+
+
+def session_facts(graph: FoldGraph) -> dict[str, Any] | None:
+    """What a session file says about itself (None for a checkpoint), recorded facts only."""
+    facts = graph.checkpoint.session
+    if facts is None:
+        return None
+    return recorded(
+        {
+            "sessionId": facts.session_id,
+            "project": facts.project,
+            "firstAt": iso_recorded(facts.first_ms),
+            "lastAt": iso_recorded(facts.last_ms),
+            "records": facts.records,
+            "lines": facts.lines,
+            "parentSession": facts.parent_session,
+            "agentId": facts.agent_id,
+            "runtimeVersion": facts.runtime_version,
+            "otherLines": dict(facts.other_lines),
+        }
+    )
+
+
+def microcompactions(graph: FoldGraph) -> list[dict[str, Any]]:
+    """Each Claude Code microcompaction: when, why, what it saved, and the messages whose
+    tool results it cleared from the context (their locators; the records stay on disk)."""
+    return [
+        recorded(
+            {
+                "line": m.line,
+                "timestamp": m.timestamp,
+                "trigger": m.trigger,
+                "preTokens": m.pre_tokens,
+                "tokensSaved": m.tokens_saved,
+                "toolUseIds": list(m.tool_use_ids),
+                "cleared": [message_locator(c, i) for c, i in m.cleared],
+                "missing": list(m.missing) or None,
+            }
+        )
+        for m in graph.checkpoint.microcompactions
+    ]
 
 
 def overview(
@@ -195,18 +270,21 @@ def overview(
     """
     cp = graph.checkpoint
     spans = graph.spans
+    compactions = [s for s in spans if s.kind == "fold"]  # not the floating containers
     frames = graph.frames
     live_frames = [ref for (container, _), ref in frames.items() if container is None]
-    return {
+    doc: dict[str, Any] = {
         "source": cp.source,
+        "format": cp.format,
         "shape": cp.shape,
         "runId": cp.run_id,
         "version": cp.version,
         "checkpointedAtMs": cp.checkpointed_at,
-        "checkpointedAt": iso_utc(cp.checkpointed_at),
+        "checkpointedAt": iso_recorded(cp.checkpointed_at),
         "lastCompletedIteration": cp.last_completed_iteration,
         "originalInput": cp.original_input,
         "scheme": graph.scheme,
+        "join": graph.join,
         "schemeNote": scheme_note,
         "foldedPresent": cp.has_folded,
         "messagesChecked": cp.messages_checked,
@@ -220,15 +298,22 @@ def overview(
             "ambiguousFingerprints": len(graph.ambiguous()),
             "replayedFrames": sum(len(v) for v in graph.replays.values()),
             "cycles": len(graph.cycles),
-            "foldedMessages": sum(len(s.messages or ()) for s in spans),
+            "foldedMessages": sum(len(s.messages or ()) for s in compactions),
             "maxDepth": max((p.depth for p in graph.places), default=0),
         },
-        "runs": sorted({cp.run_id, *(s.run_id for s in spans)}),
-        "models": sorted({s.model for s in spans}),
+        "runs": sorted({run for run in (cp.run_id, *(s.run_id for s in compactions)) if run}),
+        "models": sorted({s.model for s in compactions if s.model is not None}),
         "tree": FoldTree(graph, folds),
         "findings": _findings(graph, findings, claims, folds),
         **({"treeFilter": folds.describe()} if folds.active else {}),
     }
+    if cp.session is not None:
+        doc["session"] = session_facts(graph)
+        doc["partial"] = cp.partial
+        doc["notRecorded"] = list(formats.of(cp).not_recorded)
+    if cp.microcompactions:
+        doc["microcompactions"] = microcompactions(graph)
+    return recorded(doc)  # what the format does not record is absent, never a guess
 
 
 def _findings(
@@ -313,9 +398,17 @@ def spans_table(graph: FoldGraph, folds: FoldFilter = NO_FILTER) -> Table:
             if not folds.active or folds.selects(span):
                 yield row
 
-    note = "" if graph.checkpoint.messages_checked else NOT_DECODED
-    return Table(Rows(rows), SPAN_COLUMNS, note=note)
+    notes = [_not_recorded(graph)] + ([] if graph.checkpoint.messages_checked else [NOT_DECODED])
+    return Table(Rows(rows), SPAN_COLUMNS, note=" ".join(n for n in notes if n))
 
 
 def stages_table(graph: FoldGraph) -> Table:
-    return Table(Rows(lambda: stage_rows(graph)), STAGE_COLUMNS)
+    return Table(Rows(lambda: stage_rows(graph)), STAGE_COLUMNS, note=_not_recorded(graph))
+
+
+def _not_recorded(graph: FoldGraph) -> str:
+    """What a text table says of the facts its format does not record ("-" in the table)."""
+    fmt = formats.of(graph.checkpoint)
+    if not fmt.not_recorded:
+        return ""
+    return f"(not recorded by a {fmt.title}: {', '.join(fmt.not_recorded)})"

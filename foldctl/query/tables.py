@@ -25,6 +25,7 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import Finding
 from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
+from foldctl.formats import registry as formats
 from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, filter_events
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
@@ -116,9 +117,13 @@ def empty_columns(table: str) -> Columns:
     return {c.name: [] for c in TABLES[table]}
 
 
-def _ms(value: float) -> int | None:
+def _float(value: float | None) -> float | None:
+    return None if value is None else float(value)
+
+
+def _ms(value: float | None) -> int | None:
     """Epoch milliseconds for a timestamp column (null when no time can hold it)."""
-    if isinstance(value, bool) or not math.isfinite(value):
+    if value is None or isinstance(value, bool) or not math.isfinite(value):
         return None
     ms = math.floor(value)
     return ms if -(2**62) < ms < 2**62 else None
@@ -143,28 +148,35 @@ def _chain(ctx: Context, known: dict[Context, list[int]]) -> list[int]:
     return known[ctx]
 
 
-def message_rows(
-    graph: FoldGraph, key: tuple[str, str], out: Columns, folds: FoldFilter = NO_FILTER
-) -> int:
+Key = tuple[str, str, str]  # (source, sha256, format): the columns every table starts with
+
+
+def _key(out: Columns, key: Key) -> None:
+    out["source"].append(key[0])
+    out["sha256"].append(key[1])
+    out["format"].append(key[2])
+
+
+def message_rows(graph: FoldGraph, key: Key, out: Columns, folds: FoldFilter = NO_FILTER) -> int:
     """Append the ``messages`` rows of one checkpoint (expand --include-detached order;
     with ``folds``, the messages of the folds that pass)."""
-    source, sha = key
     chains: dict[Context, list[int]] = {}
     seq = 0
+    view = formats.view_of(graph.checkpoint)
     for stream in (walk(graph), walk_floating(graph)):
         if folds.active:
             stream = filter_events(stream, folds, graph.spans)
         for event in stream:
             if not isinstance(event, Row):
                 continue
-            message = event.message
+            message = view(event.message)  # the columns as its format shows it
             ctx = event.context
             own = {k: message[k] for k in _OWN_COLUMNS if isinstance(message.get(k), str)}
             rest = {k: v for k, v in message.items() if k not in own and k != "toolCalls"}
-            out["source"].append(source)
-            out["sha256"].append(sha)
+            _key(out, key)
             out["seq"].append(seq)
             out["locator"].append(event.locator)
+            out["line"].append(event.line)
             out["span"].append(ctx.span)
             out["chain"].append(_chain(ctx, chains))
             out["depth"].append(ctx.depth)
@@ -184,7 +196,7 @@ def message_rows(
             out["fingerprint"].append(None if frame is None else frame.fingerprint)
             out["resolution"].append(None if frame is None else frame.resolution)
             out["joinsSpan"].append(None if frame is None else frame.span)
-            out["digest"].append(digest(message))
+            out["digest"].append(digest(event.message))
             seq += 1
     return seq
 
@@ -197,27 +209,29 @@ def _json(value: Any) -> str:
 
 
 def span_table_rows(
-    graph: FoldGraph, key: tuple[str, str], out: Columns, folds: FoldFilter = NO_FILTER
+    graph: FoldGraph, key: Key, out: Columns, folds: FoldFilter = NO_FILTER
 ) -> None:
     """Append the ``spans`` rows of one checkpoint, in ``folded`` order (with ``folds``,
     those that pass)."""
+    view = formats.view_of(graph.checkpoint)
     for row in span_rows(graph):
         if folds.active and not folds.selects(graph.spans[row["span"]]):
             continue
-        out["source"].append(key[0])
-        out["sha256"].append(key[1])
+        _key(out, key)
+        out["kind"].append(row.get("kind", "fold"))
         for name in (
             "span", "fingerprint", "placement", "frame", "depth", "model", "runId",
-            "iteration", "messageCount", "messagesKept", "retained", "reason",
+            "iteration", "messageCount", "messagesKept", "retained", "reason", "line",
         ):  # fmt: skip
-            out[name].append(row[name])
-        out["foldedAt"].append(_ms(row["foldedAtMs"]))
-        out["foldedAtMs"].append(float(row["foldedAtMs"]))
-        out["removedStageIds"].append(row["removedStageIds"])
+            out[name].append(row.get(name))
+        out["foldedAt"].append(_ms(row.get("foldedAtMs")))
+        out["foldedAtMs"].append(_float(row.get("foldedAtMs")))
+        out["removedStageIds"].append(row.get("removedStageIds"))
         place = graph.places[row["span"]]
         summary = None
         if place.placement == "placed" and place.frame_index is not None:
-            content = graph.container_messages(place.container)[place.frame_index].get("content")
+            frame = graph.container_messages(place.container)[place.frame_index]
+            content = view(frame).get("content")
             summary = content if isinstance(content, str) else None
         out["summary"].append(summary)
 
@@ -239,19 +253,22 @@ def checkpoint_row(
     return {
         "source": stored.name,
         "sha256": stored.sha256,
+        "format": cp.format,
         "bytes": len(stored.data),
         "store": stored.store,
         "session": stored.session,
         "shape": cp.shape,
         "runId": cp.run_id,
-        "version": cp.version,
+        "version": cp.version if isinstance(cp.version, int) else None,  # a runtime's is text
         "checkpointedAt": _ms(cp.checkpointed_at),
-        "checkpointedAtMs": float(cp.checkpointed_at),
-        "lastCompletedIteration": float(cp.last_completed_iteration),
+        "checkpointedAtMs": _float(cp.checkpointed_at),
+        "lastCompletedIteration": _float(cp.last_completed_iteration),
         "scheme": graph.scheme,
         "schemeNote": note,
         "foldedPresent": cp.has_folded,
         "liveMessages": len(cp.history),
+        "abandoned": 0,
+        "sidechain": 0,
         **fold_counts(graph),
         "foldedMessages": sum(len(s.messages or ()) for s in spans),
         "maxDepth": max((p.depth for p in graph.places), default=0),
@@ -271,7 +288,7 @@ def stored_tables(
     messages and findings of the folds that pass (the checkpoint's row is whole)."""
     graph, note = join(load_stored(stored), scheme)
     check_expansion(graph, floating=True)
-    key = (stored.name, stored.sha256)
+    key = (stored.name, stored.sha256, graph.checkpoint.format)
     facts = folds.facts(graph.spans) if folds.active else None
     tables = {t: empty_columns(t) for t in TABLES}
     result = SourceTables(stored.name, stored.sha256, tables, facts)
@@ -280,8 +297,7 @@ def stored_tables(
     found = tables["findings"]
     count = 0
     for row in finding_rows(graph, folds):
-        found["source"].append(key[0])
-        found["sha256"].append(key[1])
+        _key(found, key)
         for name, value in row.items():
             found[name].append(value)
         count += 1

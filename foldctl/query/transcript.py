@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.filters import NO_FILTER, FoldFilter, filter_events
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import (
@@ -21,7 +23,7 @@ from foldctl.graph.walk import (
 )
 from foldctl.model import Message
 from foldctl.query.records import message_object
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
 
 if TYPE_CHECKING:
     from foldctl.claims.record import SummaryFinding
@@ -71,6 +73,12 @@ class Transcript:
             return self._by_frame.get(row.locator, [])
         return self._by_span.get(row.frame.span, [])
 
+    @property
+    def view(self) -> Callable[[Message], Message]:
+        """How the checkpoint's format shows a message (text, markdown):
+        :mod:`foldctl.formats`; the message itself when no graph is kept."""
+        return identity if self.graph is None else formats.view_of(self.graph.checkpoint)
+
     def records(self) -> Iterator[dict[str, Any]]:
         for event in self.events:
             if isinstance(event, Row):
@@ -115,14 +123,16 @@ def transcript(
 
 
 def transcript_facts(graph: FoldGraph) -> dict[str, Any]:
-    """Source, run, checkpoint time and counts: what makes a pasted transcript stand alone."""
+    """Source, run, checkpoint time and counts: what makes a pasted transcript stand alone.
+    The counts are of folds, as ``show``'s are: records in no fold (a rewound branch, a
+    sidechain) are not folds."""
     cp = graph.checkpoint
-    spans = graph.spans
+    spans = [s for s in graph.spans if s.kind == "fold"]
     return {
         "source": cp.source,
         "shape": cp.shape,
         "runId": cp.run_id,
-        "checkpointedAt": iso_utc(cp.checkpointed_at),
+        "checkpointedAt": iso_recorded(cp.checkpointed_at),
         "liveMessages": len(cp.history),
         "spans": len(spans),
         "retained": sum(1 for s in spans if s.retained == "conversation"),

@@ -14,8 +14,8 @@ them, so memory does not grow with the checkpoint.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, overload
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -24,7 +24,7 @@ from foldctl.digest import digest
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import every_row
-from foldctl.model import Checkpoint, Message, Span, frame_indices
+from foldctl.model import Checkpoint, LazyMessages, Message, Span, frame_indices
 from foldctl.redact.redactor import Redaction, Redactor
 
 if TYPE_CHECKING:  # the claim rules load only when claims are checked
@@ -51,31 +51,22 @@ def redact_message(redactor: Redactor, message: Message, locator: str) -> Redact
     return RedactedMessage(new, digest(message), redactions)
 
 
-class RedactedMessages(Sequence[Message]):
+class RedactedMessages(LazyMessages):
     """A span's retained messages, each redacted when read."""
 
-    __slots__ = ("_messages", "_redactor", "_span", "frame_indices")
+    __slots__ = ("_messages", "_redactor", "_span", "frame_indices", "lines")
 
-    def __init__(self, messages: Sequence[Message], redactor: Redactor, span: int) -> None:
+    def __init__(self, messages: Sequence[Message], redactor: Redactor, span: int | None) -> None:
         self._messages = messages
         self._redactor = redactor
         self._span = span
         self.frame_indices = frame_indices(messages)
+        self.lines = getattr(messages, "lines", None)  # records' lines in their file
 
     def __len__(self) -> int:
         return len(self._messages)
 
-    @overload
-    def __getitem__(self, index: int) -> Message: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Message]: ...
-
-    def __getitem__(self, index: int | slice) -> Message | list[Message]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
+    def _at(self, index: int) -> Message:
         raw = getattr(self._messages, "raw_json", None)
         locator = message_locator(self._span, index)
         if raw is not None:
@@ -87,13 +78,14 @@ class RedactedMessages(Sequence[Message]):
             return RedactedMessage(orjson.loads(redacted), digest(original), redactions)
         return redact_message(self._redactor, self._messages[index], locator)
 
-    def __iter__(self) -> Iterator[Message]:
-        for i in range(len(self)):
-            yield self[i]
-
 
 def _text(redactor: Redactor, value: str, field: str, locator: str) -> str:
     return redactor.redact_text(value, field=field, locator=locator)[0]
+
+
+def _recorded(redactor: Redactor, value: str | None, field: str, locator: str) -> str | None:
+    """:func:`_text` of a value the input may not record (None stays None)."""
+    return None if value is None else _text(redactor, value, field, locator)
 
 
 def _span(redactor: Redactor, span: Span) -> Span:
@@ -105,14 +97,16 @@ def _span(redactor: Redactor, span: Span) -> Span:
     )
     if messages is not None:
         redacted_raw["messages"] = messages
+    stages = span.removed_stage_ids
     return dataclasses.replace(
         span,
-        run_id=_text(redactor, span.run_id, "runId", where),
-        model=_text(redactor, span.model, "model", where),
-        fingerprint=_text(redactor, span.fingerprint, "summaryFingerprint", where),
-        removed_stage_ids=tuple(
-            _text(redactor, s, f"removedStageIds[{i}]", where)
-            for i, s in enumerate(span.removed_stage_ids)
+        run_id=_recorded(redactor, span.run_id, "runId", where),
+        model=_recorded(redactor, span.model, "model", where),
+        fingerprint=_recorded(redactor, span.fingerprint, "summaryFingerprint", where),
+        removed_stage_ids=None
+        if stages is None
+        else tuple(
+            _text(redactor, s, f"removedStageIds[{i}]", where) for i, s in enumerate(stages)
         ),
         messages=messages,
         raw=redacted_raw,
@@ -120,27 +114,46 @@ def _span(redactor: Redactor, span: Span) -> Span:
 
 
 def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
-    """The checkpoint with every string it holds redacted (retained messages as read)."""
-    history: list[Message] = [
-        redact_message(redactor, m, message_locator(None, i))
-        for i, m in enumerate(checkpoint.history)
-    ]
+    """The checkpoint with every string it holds redacted (retained messages as read; the
+    live window of a session file too, which can be as large)."""
+    history: Sequence[Message]
+    if isinstance(checkpoint.history, list):
+        history = [
+            redact_message(redactor, m, message_locator(None, i))
+            for i, m in enumerate(checkpoint.history)
+        ]
+    else:
+        history = RedactedMessages(checkpoint.history, redactor, None)
     spans = tuple(_span(redactor, s) for s in checkpoint.spans)
     rest = {k: v for k, v in checkpoint.raw.items() if k not in ("history", "folded")}
     raw, _ = redactor.redact_value(rest, "checkpoint")
     raw["history"] = history
     if "folded" in checkpoint.raw:
         raw["folded"] = [s.stored() for s in spans]
+    facts = checkpoint.session
+    if facts is not None:
+        facts = dataclasses.replace(
+            facts,
+            session_id=_recorded(redactor, facts.session_id, "sessionId", "checkpoint"),
+            project=_recorded(redactor, facts.project, "cwd", "checkpoint"),
+            parent_session=_recorded(redactor, facts.parent_session, "sessionId", "checkpoint"),
+            agent_id=_recorded(redactor, facts.agent_id, "agentId", "checkpoint"),
+        )
     return dataclasses.replace(
         checkpoint,
         source=_text(redactor, checkpoint.source, "source", "checkpoint"),
-        run_id=_text(redactor, checkpoint.run_id, "runId", "checkpoint"),
-        original_input=_text(
+        run_id=_recorded(redactor, checkpoint.run_id, "runId", "checkpoint"),
+        original_input=_recorded(
             redactor, checkpoint.original_input, "originalInput.message", "checkpoint"
         ),
         history=history,
         spans=spans,
         raw=raw,
+        notes=tuple(
+            dataclasses.replace(n, message=_text(redactor, n.message, "finding", "checkpoint"))
+            for n in checkpoint.notes
+        ),
+        session=facts,
     )
 
 

@@ -3,19 +3,24 @@ headline, then each kind of difference with a count."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 from foldctl import jsoncodec
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.resolve import FoldGraph
+from foldctl.model import Message
 from foldctl.query.diff import KINDS, DiffResult, aligned
 from foldctl.render import Line, Output
 from foldctl.render.delimited import csv_chunks, tsv_chunks
 from foldctl.render.fields import pretty
 from foldctl.render.sink import text_lines, write_chunks
 from foldctl.termsafe import visible
-from foldctl.times import iso_utc
+from foldctl.times import iso_recorded
+
+View = Callable[[Message], Message]
 
 _TITLES: Final = {
     "span-removed": "spans that disappeared — evidence lost",
@@ -51,10 +56,12 @@ DIFF_COLUMNS: Final = (
 )
 
 
-def _snippet(message: Any, width: int = 72) -> str:
-    """The first line of a message's content, or the tools it calls, made visible."""
+def _snippet(message: Any, view: View = identity, width: int = 72) -> str:
+    """The first line of a message's content, or the tools it calls, made visible (as its
+    format's ``view`` shows it)."""
     if not isinstance(message, dict):
         return ""
+    message = view(message)
     content = message.get("content")
     first = content.split("\n", 1)[0] if isinstance(content, str) else ""
     if not first and isinstance(message.get("toolCalls"), list):
@@ -72,8 +79,9 @@ def _short(value: Any) -> str:
     return visible(text if len(text) <= 60 else text[:59] + "…")
 
 
-def detail(d: dict[str, Any]) -> str:
-    """One line saying what a difference is (the ``detail`` column; wording may change)."""
+def detail(d: dict[str, Any], views: tuple[View, View] = (identity, identity)) -> str:
+    """One line saying what a difference is (the ``detail`` column; wording may change),
+    messages seen through the ``views`` of OLD's and NEW's formats."""
     kind = d["kind"]
     if kind in ("span-removed", "span-added"):
         kept = "discarded" if d["messagesKept"] is None else f"{d['messagesKept']} kept"
@@ -108,8 +116,8 @@ def detail(d: dict[str, Any]) -> str:
         joined = "" if d["oldSpan"] is None else f", joined span {d['oldSpan']} in OLD"
         return f"fingerprint {d['fingerprint']}; {was}{joined}"
     if kind == "live-changed":
-        return f"{', '.join(visible(f) for f in d['fields'])} changed"
-    return _snippet(d.get("message"))
+        return f"{', '.join(visible(f) for f in shown_edit(d, *views)[2])} changed"
+    return _snippet(d.get("message"), views[1] if kind == "live-added" else views[0])
 
 
 def csv_rows(result: DiffResult) -> Iterator[dict[str, Any]]:
@@ -118,15 +126,20 @@ def csv_rows(result: DiffResult) -> Iterator[dict[str, Any]]:
         row = dict(d)
         if d["kind"] == "live-changed":
             row["digest"] = d["newDigest"]
-        row["detail"] = detail(d)
+        row["detail"] = detail(d, _views(result))
         yield row
+
+
+def _views(result: DiffResult) -> tuple[View, View]:
+    """How OLD's and NEW's formats show a message."""
+    return formats.view_of(result.old.checkpoint), formats.view_of(result.new.checkpoint)
 
 
 def _describe(graph: FoldGraph) -> str:
     cp = graph.checkpoint
     return (
-        f"{visible(cp.source)}  run {visible(cp.run_id)}  "
-        f"checkpointed {iso_utc(cp.checkpointed_at)}  "
+        f"{visible(cp.source)}  run {visible(str(cp.run_id))}  "
+        f"checkpointed {iso_recorded(cp.checkpointed_at) or 'not recorded'}  "
         f"{len(cp.history)} live messages, {len(cp.spans)} spans"
     )
 
@@ -135,11 +148,13 @@ def _where(d: dict[str, Any], arrow: str) -> str:
     kind = d["kind"]
     if kind.startswith("span-") or kind == "retention-changed":
         old_span, new_span = d["oldSpan"], d["newSpan"]
+        # a fold of a format that joins by its own links has no fingerprint to show
+        fingerprint = "" if d["fingerprint"] is None else f"  {d['fingerprint']}"
         if old_span is not None and new_span is not None:
-            return f"span {old_span}{arrow}span {new_span}  {d['fingerprint']}"
+            return f"span {old_span}{arrow}span {new_span}{fingerprint}"
         frame = d["oldLocator"] if new_span is None else d["newLocator"]
         at = f"  frame {frame}" if frame is not None else ""
-        return f"span {old_span if new_span is None else new_span}  {d['fingerprint']}{at}"
+        return f"span {old_span if new_span is None else new_span}{fingerprint}{at}"
     old, new = d["oldLocator"], d["newLocator"]
     if kind in ("live-removed", "frame-unresolved"):
         here = old if kind == "live-removed" else new
@@ -181,6 +196,7 @@ def diff_lines(result: DiffResult, *, unicode: bool = False) -> Iterator[Line]:
             style,
         ),
     ]
+    views = _views(result)
     for kind in KINDS:
         group = [d for d in result.differences if d["kind"] == kind]
         if not group:
@@ -189,7 +205,8 @@ def diff_lines(result: DiffResult, *, unicode: bool = False) -> Iterator[Line]:
         yield []
         yield [(f"{_TITLES[kind]} ({len(group)})", "bold")]
         for d in group:
-            yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + detail(d), None)]
+            shown = detail(d, views)
+            yield [(f"  {mark} ", colour), (_where(d, arrow), colour), ("  " + shown, None)]
             yield from _changed_messages(result, d)
 
 
@@ -241,12 +258,34 @@ def _hunks(a: list[str], b: list[str]) -> Iterator[list[tuple[str, int, str]]]:
         yield hunk
 
 
-def edit_lines(edit: dict[str, Any], indent: str = "        ") -> Iterator[Line]:
-    """What changed in a message edited in place: for each field that differs, a line
-    diff of its text (a field that is not a string, tool calls included, as indented
-    JSON, so a changed argument is one line), with a line of context and where it is."""
-    old, new = edit["oldMessage"], edit["newMessage"]
-    for name in edit["fields"]:
+#: A field a message does not have (None is a value a field can hold).
+_ABSENT: Final = object()
+
+
+def shown_edit(
+    edit: dict[str, Any], old_view: View = identity, new_view: View = identity
+) -> tuple[Message, Message, list[str]]:
+    """A message edited in place as its format shows it: both sides through their views,
+    and the fields of the views that differ (for agentfootprint, the view is the message,
+    so these are the stored fields that differ; for a session record, its text and tool
+    calls rather than the whole API message)."""
+    old, new = old_view(edit["oldMessage"]), new_view(edit["newMessage"])
+    fields = [k for k in dict.fromkeys([*old, *new]) if old.get(k, _ABSENT) != new.get(k, _ABSENT)]
+    return old, new, fields
+
+
+def edit_lines(
+    edit: dict[str, Any],
+    old_view: View = identity,
+    new_view: View = identity,
+    indent: str = "        ",
+) -> Iterator[Line]:
+    """What changed in a message edited in place, as its format shows it: for each field
+    that differs, a line diff of its text (a field that is not a string, tool calls
+    included, as indented JSON, so a changed argument is one line), with a line of context
+    and where it is."""
+    old, new, fields = shown_edit(edit, old_view, new_view)
+    for name in fields:
         before, after = _field_text(old, name), _field_text(new, name)
         if before is None or after is None:
             shown = "absent in OLD" if before is None else "absent in NEW"
@@ -262,34 +301,36 @@ def edit_lines(edit: dict[str, Any], indent: str = "        ") -> Iterator[Line]
 
 
 def _changed_messages(result: DiffResult, d: dict[str, Any]) -> Iterator[Line]:
-    """Under a difference, each message it concerns: an edited one as a line diff of what
-    changed; a removed or added one, its locator and its first line."""
+    """Under a difference, each message it concerns, as its format shows it: an edited one
+    as a line diff of what changed; a removed or added one, its locator and its first line."""
+    old_view, new_view = _views(result)
     if d["kind"] == "span-messages-changed":
         for edit in d["changed"]:
+            fields = shown_edit(edit, old_view, new_view)[2]
             yield [
                 ("      ~ ", "yellow"),
                 (f"{edit['oldLocator']} -> {edit['newLocator']} ", "yellow"),
                 (visible(str(edit["role"])), "yellow"),
-                (f": {', '.join(visible(f) for f in edit['fields'])} changed", None),
+                (f": {', '.join(visible(f) for f in fields)} changed", None),
             ]
-            yield from edit_lines(edit)
+            yield from edit_lines(edit, old_view, new_view)
         for r in d["removed"]:
             message = _message_at(result.old, r["locator"])
             lost = "; now nowhere in NEW" if r["lost"] else ""
             yield [
                 ("      - ", "red"),
                 (f"OLD {r['locator']} {visible(str(r['role']))}{lost}: ", "red"),
-                (_snippet(message), None),
+                (_snippet(message, old_view), None),
             ]
         for r in d["added"]:
             message = _message_at(result.new, r["locator"])
             yield [
                 ("      + ", "green"),
                 (f"NEW {r['locator']} {visible(str(r['role']))}: ", "green"),
-                (_snippet(message), None),
+                (_snippet(message, new_view), None),
             ]
     elif d["kind"] == "live-changed":
-        yield from edit_lines(d)
+        yield from edit_lines(d, old_view, new_view)
 
 
 def diff(result: DiffResult, output: Output) -> None:

@@ -30,16 +30,22 @@ def _context(hit: HitRecord, sep: str) -> str | None:
         if joined is None:
             parts.append("a summary frame that joins no span (unresolved)")
         else:
-            model = truncate(visible(hit.frame_model or ""), MAX_CELL)
+            by = (
+                f", written by {truncate(visible(hit.frame_model), MAX_CELL)}"
+                if hit.frame_model is not None
+                else " (its summarizing model is not recorded)"
+            )
             parts.append(
-                f"the summary frame of span {joined}, written by {model}: "
+                f"the summary frame of span {joined}{by}: "
                 f"a claim, not the conversation ({hit.frame.resolution})"
             )
     fold = hit.folded_by
     if fold is not None:
+        folder = fold.get("model")
         text = (
-            f"folded away by span {fold['span']}{sep}{truncate(visible(fold['model']), MAX_CELL)}"
-            f"{sep}{fold['foldedAt']}{sep}{fold['retained']}"
+            f"folded away by span {fold['span']}{sep}"
+            f"{truncate(visible(folder), MAX_CELL) if folder is not None else 'model not recorded'}"
+            f"{sep}{fold.get('foldedAt', 'time not recorded')}{sep}{fold['retained']}"
         )
         if hit.depth > 1:
             text += f"{sep}depth {hit.depth}, outermost span {hit.outermost}"
@@ -130,9 +136,20 @@ def _matched_lines(
 
 
 def _first_line(hit: HitRecord) -> str:
-    content = hit.message.get("content")
+    content = hit.shown.get("content")
     text = content if isinstance(content, str) else ""
     return text.split("\n", 1)[0]
+
+
+def _role(hit: HitRecord) -> str:
+    """The role of a hit's message as its format shows it, made visible and short."""
+    role = hit.shown.get("role", "?")
+    return truncate(visible(role if isinstance(role, str) else "?"), MAX_CELL)
+
+
+def _label(role: str, field: str) -> str:
+    """``role``, or ``role:field`` for a match in a field other than the content."""
+    return role if field == "content" else f"{role}:{truncate(visible(field), MAX_CELL)}"
 
 
 def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
@@ -141,8 +158,7 @@ def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
     line, with ``-`` after the locator for a neighbour, as grep marks context lines.
 
     ``unicode`` picks the separators (a terminal gets ``·`` and ``↳``, a pipe ASCII)."""
-    role_value = hit.message.get("role", "?")
-    role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
+    role = _role(hit)
     mark = "-" if hit.context else ":"
     head = f"{visible(hit.source)}{mark}{hit.locator}{mark}"
     if not hit.texts:
@@ -151,7 +167,7 @@ def hit_lines(hit: HitRecord, *, unicode: bool = False) -> Iterator[Line]:
             return
     for name in hit.texts:
         matches = [m for m in hit.matches if m.field == name]
-        label = role if name == "content" else f"{role}:{truncate(visible(name), MAX_CELL)}"
+        label = _label(role, name)
         for line, ranges in _matched_lines(hit.texts[name], matches):
             yield [(head, "magenta"), (f"{label}: ", "cyan"), *_highlight(line, ranges)]
     if hit.match_count > len(hit.matches):
@@ -170,13 +186,10 @@ def match_lines(hits: Iterable[HitRecord]) -> Iterator[Line]:
     for hit in hits:
         if hit.context:
             continue
-        role_value = hit.message.get("role", "?")
-        role = truncate(visible(role_value if isinstance(role_value, str) else "?"), MAX_CELL)
+        role = _role(hit)  # as the message's format shows it
         head = f"{visible(hit.source)}:{hit.locator}:"
         for m in hit.matches:
-            label = (
-                role if m.field == "content" else f"{role}:{truncate(visible(m.field), MAX_CELL)}"
-            )
+            label = _label(role, m.field)
             yield [(head, "magenta"), (f"{label}: ", "cyan"), (visible(m.text), "bold red")]
         if hit.match_count > len(hit.matches):
             yield [

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
+from foldctl.formats import registry as formats
 from foldctl.graph.filters import NO_FILTER, FoldFilter, filter_events
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Replays, Row, walk, walk_floating
@@ -331,7 +332,7 @@ def render(
             w.el(
                 "meta", attrs={"name": "generator", "content": f"foldctl {provenance.tool_version}"}
             )
-            w.el("title", f"foldctl report: {doc['runId']}")
+            w.el("title", f"foldctl report: {_recorded(doc.get('runId'))}")
             w.stylesheet()
         with w.tag("body"):
             _header(w, doc)
@@ -418,17 +419,35 @@ class _Anchors:
 def _header(w: Writer, doc: dict[str, Any]) -> None:
     c = doc["counts"]
     with w.tag("header", {"class": "top"}):
-        w.el("h1", f"Fold report: {doc['runId']}")
+        w.el("h1", f"Fold report: {_recorded(doc.get('runId'))}")
         scheme = doc["scheme"] + (f" ({doc['schemeNote']})" if doc["schemeNote"] else "")
         spans = f"{c['spans']} ({c['retained']} retained, {c['discarded']} discarded)"
         if not doc["foldedPresent"]:
             spans += "; no `folded` key: never folded, or stored before 8.2"
+        session = doc.get("session")
+        head: list[tuple[str, str]] = (
+            [
+                ("source", f"{doc['source']} ({formats.get(doc['format']).title})"),
+                ("session", _recorded(session.get("sessionId"))),
+                ("project", _recorded(session.get("project"))),
+                ("runtime", _recorded(session.get("runtimeVersion"))),
+                ("time", f"{session.get('firstAt', '?')} .. {session.get('lastAt', '?')}"),
+                ("lines", f"{session['lines']} ({session['records']} records)"),
+                ("not recorded", ", ".join(doc.get("notRecorded", ()))),
+            ]
+            if session is not None
+            else [
+                ("source", f"{doc['source']} ({doc['shape']})"),
+                ("runId", doc["runId"]),
+                ("version", str(doc["version"])),
+                ("checkpointedAt", f"{doc['checkpointedAt']} ({doc['checkpointedAtMs']} ms)"),
+                ("iterations", f"last completed: {doc['lastCompletedIteration']}"),
+            ]
+        )
+        if doc.get("partial"):
+            head.append(("partial", "some lines are not JSON and were left out (see verify)"))
         rows: list[tuple[str, str]] = [
-            ("source", f"{doc['source']} ({doc['shape']})"),
-            ("runId", doc["runId"]),
-            ("version", str(doc["version"])),
-            ("checkpointedAt", f"{doc['checkpointedAt']} ({doc['checkpointedAtMs']} ms)"),
-            ("iterations", f"last completed: {doc['lastCompletedIteration']}"),
+            *head,
             ("scheme", scheme),
             (
                 "live messages",
@@ -456,7 +475,7 @@ def _header(w: Writer, doc: dict[str, Any]) -> None:
                     _brief_list(w, items, name)
             w.el("dt", "original input")
             with w.tag("dd"):
-                w.el("pre", doc["originalInput"], {"class": "input"})
+                w.el("pre", _recorded(doc.get("originalInput")), {"class": "input"})
         with w.tag("nav", {"class": "toc"}):
             for anchor, label in (
                 ("findings", "Findings"),
@@ -597,12 +616,12 @@ def _tree(w: Writer, doc: dict[str, Any], anchors: _Anchors) -> None:
                         with w.tag("td", {"class": "mono"}):
                             _frame_cell(w, node["frame"], node["placement"], anchors)
                         w.el("td", str(node["depth"]))
-                        w.el("td", node["model"], {"class": "wrap"})
+                        w.el("td", _recorded(node.get("model")), {"class": "wrap"})
                         w.el("td", str(node["messageCount"]))
                         w.el("td", node["retained"])
-                        w.el("td", node["runId"], {"class": "wrap mono"})
-                        w.el("td", str(node["iteration"]))
-                        w.el("td", node["foldedAt"], {"class": "mono nowrap"})
+                        w.el("td", _recorded(node.get("runId")), {"class": "wrap mono"})
+                        w.el("td", _recorded(node.get("iteration")))
+                        w.el("td", _recorded(node.get("foldedAt")), {"class": "mono nowrap"})
 
 
 def _frame_cell(w: Writer, frame: str | None, placement: str, anchors: _Anchors) -> None:
@@ -615,6 +634,19 @@ def _frame_cell(w: Writer, frame: str | None, placement: str, anchors: _Anchors)
         w.el("span", frame)
     else:
         w.el("a", frame, {"href": f"#{anchor}"})
+
+
+def _recorded(value: object) -> str:
+    """A fact as the page shows it: "not recorded" where the input format has none."""
+    return "not recorded" if value is None else str(value)
+
+
+def _time(ms: int | float | None) -> str:
+    return "time not recorded" if ms is None else iso_utc(ms)
+
+
+def _stages(stages: tuple[str, ...] | None) -> str:
+    return "not recorded" if stages is None else ", ".join(stages) or "(none)"
 
 
 def _timeline(
@@ -632,11 +664,15 @@ def _timeline(
             "orange: discarded; hollow: detached or orphan). The dashed line is checkpointedAt.",
             {"class": "muted"},
         )
+        spans = tuple(s for s in spans if s.folded_at_ms is not None)  # times not recorded
+        checkpointed = graph.checkpoint.checkpointed_at
+        if not spans or checkpointed is None:
+            w.el("p", "No fold times are recorded to place in time.", {"class": "muted"})
+            return
         lanes: dict[str, int] = {}
         for span in spans:
-            lanes.setdefault(span.run_id, len(lanes))
-        checkpointed = graph.checkpoint.checkpointed_at
-        times = [float(s.folded_at_ms) for s in spans] + [float(checkpointed)]
+            lanes.setdefault(_recorded(span.run_id), len(lanes))
+        times = [float(s.folded_at_ms or 0) for s in spans] + [float(checkpointed)]
         t0, t1 = min(times), max(times)
         left, right, top, lane_h, bottom, width = 190.0, 20.0, 14.0, 16.0, 44.0, 980.0
         height = top + lane_h * len(lanes) + bottom
@@ -676,14 +712,14 @@ def _timeline(
                 dot: dict[str, AttrValue] = {
                     "class": f"dot {span.retained} {place.placement}",
                     "data-span": span.index,
-                    "cx": f"{x_of(float(span.folded_at_ms)):.1f}",
-                    "cy": f"{top + lane_h * lanes[span.run_id] + lane_h / 2:.1f}",
+                    "cx": f"{x_of(float(span.folded_at_ms or 0)):.1f}",
+                    "cy": f"{top + lane_h * lanes[_recorded(span.run_id)] + lane_h / 2:.1f}",
                     "r": 4,
                 }
                 tip = (
-                    f"span {span.index}: {span.model}, {span.message_count} messages, "
-                    f"{span.retained}, {place.placement}, iteration {span.iteration}, "
-                    f"{iso_utc(span.folded_at_ms)}"
+                    f"span {span.index}: {_recorded(span.model)}, {span.message_count} messages, "
+                    f"{span.retained}, {place.placement}, iteration {_recorded(span.iteration)}, "
+                    f"{_time(span.folded_at_ms)}"
                 )
                 anchor = anchors.for_span(span.index)
                 if anchor is not None:
@@ -774,8 +810,9 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
     if event.reason:
         label += f" — {ctx.placement}: {event.reason}"
     line = (
-        f" · {kept} (messageCount {span.message_count}) · {span.model} · run {span.run_id}"
-        f" · iteration {span.iteration} · {iso_utc(span.folded_at_ms)}"
+        f" · {kept} (messageCount {span.message_count}) · {_recorded(span.model)} · run "
+        f"{_recorded(span.run_id)} · iteration {_recorded(span.iteration)} · "
+        f"{_time(span.folded_at_ms)}"
     )
     first = anchors.span_block[span.index] if event.reference else None
     if flat:
@@ -811,9 +848,9 @@ def _fold_open(w: Writer, event: FoldStart, anchors: _Anchors, graph: FoldGraph)
     placement = place.placement + (f" ({place.reason})" if place.reason else "")
     w.el(
         "p",
-        f"{span.retained} · {placement} · summaryFingerprint {span.fingerprint} · "
-        f"foldedAtMs {span.folded_at_ms} · removedStageIds "
-        f"{', '.join(span.removed_stage_ids) or '(none)'}",
+        f"{span.retained} · {placement} · summaryFingerprint {_recorded(span.fingerprint)} · "
+        f"foldedAtMs {_recorded(span.folded_at_ms)} · removedStageIds "
+        f"{_stages(span.removed_stage_ids)}",
         {"class": "facts mono"},
     )
     if span.messages is None:
@@ -841,7 +878,7 @@ _RESOLUTION_LABEL: Final = {
 
 
 def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
-    m = row.message
+    m = formats.view_of(graph.checkpoint)(row.message)  # as its format shows it
     locator = row.locator
     anchor = anchors.unique(anchor_id(locator))
     role = m.get("role")
@@ -879,9 +916,11 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
                 warn = frame.resolution != "expanded"
                 w.el("span", label, {"class": "badge warn" if warn else "badge"})
             _finding_badges(w, anchors.at_locator.get(locator, ()))
+            if row.line is not None:
+                w.el("span", f"line {row.line}", {"class": "mono"})
             w.el(
                 "code",
-                digest(m),
+                digest(row.message),
                 {"class": "digest"},
             )
         content = m.get("content")
@@ -893,9 +932,9 @@ def _message(w: Writer, row: Row, anchors: _Anchors, graph: FoldGraph) -> None:
             span = graph.spans[frame.span]
             w.el(
                 "p",
-                f"span {span.index}: {span.model}, {span.message_count} messages, run "
-                f"{span.run_id}, iteration {span.iteration}, {iso_utc(span.folded_at_ms)}, "
-                f"stages {', '.join(span.removed_stage_ids) or '(none)'}",
+                f"span {span.index}: {_recorded(span.model)}, {span.message_count} messages, "
+                f"run {_recorded(span.run_id)}, iteration {_recorded(span.iteration)}, "
+                f"{_time(span.folded_at_ms)}, stages {_stages(span.removed_stage_ids)}",
                 {"class": "empty"},
             )
         calls = tool_calls(m)

@@ -8,9 +8,11 @@ fence nor carry control characters.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
 from foldctl.model import Message
@@ -55,19 +57,51 @@ def fenced(text: str, info: str = "text") -> str:
     return f"{fence}{info}\n{shown}\n{fence}"
 
 
+NOT_RECORDED = "not recorded"
+
+
+def _session_rows(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The head of the overview of a session file of another runtime."""
+    facts = doc["session"]
+    rows = [
+        ("source", f"{doc['source']} ({formats.get(doc['format']).title})"),
+        ("session", facts.get("sessionId", NOT_RECORDED)),
+        ("project", facts.get("project", NOT_RECORDED)),
+        ("runtime", facts.get("runtimeVersion", NOT_RECORDED)),
+        ("time", f"{facts.get('firstAt', '?')} .. {facts.get('lastAt', '?')}"),
+        ("lines", f"{facts['lines']} ({facts['records']} records)"),
+        ("first prompt", str(doc.get("originalInput", NOT_RECORDED))),
+        ("join", f"{doc['join']}: {doc['schemeNote']}"),
+        ("not recorded", ", ".join(doc.get("notRecorded", ()))),
+    ]
+    if "parentSession" in facts:
+        rows.insert(2, ("subagent of", str(facts["parentSession"])))
+    if doc.get("partial"):
+        rows.append(("partial", "some lines are not JSON and were left out (see verify)"))
+    return rows
+
+
 def overview(doc: dict[str, Any]) -> Iterator[str]:
     c = doc["counts"]
-    yield f"# Checkpoint {inline(doc['runId'])}"
+    name = doc.get("runId") or NOT_RECORDED
+    yield f"# {'Session' if 'session' in doc else 'Checkpoint'} {inline(name)}"
     yield ""
     yield "| field | value |"
     yield "| --- | --- |"
+    head = (
+        _session_rows(doc)
+        if "session" in doc
+        else [
+            ("source", f"{doc['source']} ({doc['shape']})"),
+            ("version", str(doc["version"])),
+            ("checkpointedAt", doc["checkpointedAt"]),
+            ("iterations", str(doc["lastCompletedIteration"])),
+            ("original input", str(doc["originalInput"])),
+            ("scheme", doc["scheme"]),
+        ]
+    )
     rows = [
-        ("source", f"{doc['source']} ({doc['shape']})"),
-        ("version", str(doc["version"])),
-        ("checkpointedAt", doc["checkpointedAt"]),
-        ("iterations", str(doc["lastCompletedIteration"])),
-        ("original input", str(doc["originalInput"])),
-        ("scheme", doc["scheme"]),
+        *head,
         ("live messages", f"{c['liveMessages']} ({c['liveFrames']} frames)"),
         ("spans", f"{c['spans']} ({c['retained']} retained, {c['discarded']} discarded)"),
         ("placement", f"{c['placed']} placed, {c['detached']} detached, {c['orphan']} orphan"),
@@ -92,11 +126,15 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
         depth = node["depth"]
         deep = f"depth {depth}: " if depth > NEST_DEPTH else ""
         yield (
-            "  "
-            * (min(depth, NEST_DEPTH) - 1)
-            + f"- {deep}`{where}` span {node['span']}: {inline(node['model'])}, "
-            f"{node['messageCount']} messages, {node['retained']}, run {inline(node['runId'])}, "
-            f"iteration {node['iteration']}, {node['foldedAt']}"
+            "  " * (min(depth, NEST_DEPTH) - 1) + f"- {deep}`{where}` span {node['span']}: "
+            f"{inline(node.get('model', 'model ' + NOT_RECORDED))}, "
+            f"{node['messageCount']} messages, {node['retained']}, "
+            f"run {inline(node.get('runId', NOT_RECORDED))}, "
+            + (
+                f"iteration {node['iteration']}, {node['foldedAt']}"
+                if "iteration" in node
+                else f"{node.get('foldedAt', 'time ' + NOT_RECORDED)}, line {node.get('line')}"
+            )
         )
     found = doc.get("findings")
     if found is not None:
@@ -126,7 +164,7 @@ NEST_DEPTH: Final = 4
 
 def header(facts: dict[str, Any], claims: Sequence[SummaryFinding] | None = None) -> Iterator[str]:
     """The head of a transcript, so a pasted transcript stands alone."""
-    yield f"# Transcript of {code(str(facts['runId']))}"
+    yield f"# Transcript of {code(str(facts['runId'] or NOT_RECORDED))}"
     yield ""
     yield f"- source: {code(str(facts['source']))} ({facts['shape']})"
     yield f"- checkpointed at: {facts['checkpointedAt']}"
@@ -158,14 +196,21 @@ def _fold_line(event: FoldStart) -> str:
     parts = [f"fold: span {span.index}"]
     if ctx.depth > 1:
         parts.append(f"depth {ctx.depth} (outermost span {ctx.outermost})")
-    parts += [
-        f"model {code(span.model)}",
-        f"{span.message_count} messages",
-        span.retained,
-        f"run {code(span.run_id)}",
-        f"iteration {span.iteration}",
-        iso_utc(span.folded_at_ms),
-    ]
+    if span.kind != "fold":
+        parts = [f"{span.kind}: span {span.index}", f"{span.message_count} messages"]
+    else:
+        parts += [
+            f"model {code(span.model)}" if span.model is not None else f"model {NOT_RECORDED}",
+            f"{span.message_count} messages",
+            span.retained,
+            f"run {code(span.run_id or NOT_RECORDED)}",
+        ]
+        if span.iteration is not None:
+            parts.append(f"iteration {span.iteration}")
+        at = span.folded_at_ms
+        parts.append(iso_utc(at) if at is not None else f"time {NOT_RECORDED}")
+    if span.line is not None:
+        parts.append(f"line {span.line}")
     if ctx.depth <= NEST_DEPTH:
         line = "#" * (ctx.depth + 1) + " " + " · ".join(parts)
     else:
@@ -198,6 +243,11 @@ def claim_items(f: SummaryFinding) -> Iterator[str]:
         yield f"  - evidence: {inline(cited(f))}"
 
 
+def _view(result: Transcript | None) -> Callable[[Message], Message]:
+    """How the transcript's format shows a message (the message itself without one)."""
+    return identity if result is None else result.view
+
+
 def _claim(
     message: Message | None,
     locator: str | None,
@@ -217,7 +267,7 @@ def _claim(
         "the conversation."
     )
     yield ""
-    content = content_text(message)
+    content = content_text(message)  # the summary as its format's view shows it
     if content is not None:
         yield fenced(content)
         yield ""
@@ -245,10 +295,12 @@ def _heading(row: Row) -> str:
 
 
 def _message(row: Row, result: Transcript | None = None) -> Iterator[str]:
-    m = row.message
+    m = _view(result)(row.message)  # as its format shows it
     role = m.get("role")
     title = f"{_heading(row)}{code(row.locator)} "
     title += inline(role) if isinstance(role, str) else "(no role)"
+    if row.line is not None:
+        title += f" (line {row.line})"
     tool = m.get("toolName")
     if isinstance(tool, str):
         title += f" ({code(tool)})"
@@ -266,7 +318,7 @@ def _message(row: Row, result: Transcript | None = None) -> Iterator[str]:
         )
         checked = result is not None and result.claims is not None
         findings = result.frame_claims(row) if result is not None else []
-        yield from _claim(row.message, None, model, checked, findings)
+        yield from _claim(m, None, model, checked, findings)
         yield from _fields(m, with_content=False)
         return
     yield title
@@ -306,8 +358,10 @@ def transcript(
     events: Iterable[Event], facts: dict[str, Any] | None = None, result: Transcript | None = None
 ) -> Iterator[str]:
     """The transcript as markdown: each fold as a heading (flat below
-    :data:`NEST_DEPTH`), its summary shown as a claim before its originals."""
+    :data:`NEST_DEPTH`), its summary shown as a claim before its originals, each message
+    as its format's view shows it."""
     checked = result is not None and result.claims is not None
+    view = _view(result)
     if facts is not None:
         yield from header(facts, None if result is None else result.claims)
     for event in events:
@@ -316,6 +370,7 @@ def transcript(
             yield ""
             ctx = event.context
             summary = None if result is None else result.summary(event)
+            summary = None if summary is None else view(summary)
             findings = result.span_claims(event.span.index) if result is not None else []
             yield from _claim(summary, ctx.frame_locator, event.span.model, checked, findings)
         elif isinstance(event, FoldEnd):

@@ -9,12 +9,14 @@ from __future__ import annotations
 import itertools
 import shlex
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from foldctl.formats import registry as formats
+from foldctl.formats.base import identity
 from foldctl.graph.walk import Event, FoldEnd, FoldStart, Row
 from foldctl.jsoncodec import as_text
-from foldctl.model import FRAME_PREFIX
+from foldctl.model import FRAME_PREFIX, Message
 from foldctl.render import BLOCK, Line, Output
 from foldctl.render.cells import brief, pad, truncate, width
 from foldctl.render.claim_notes import finding_lines
@@ -98,13 +100,35 @@ MAX_TREE = 40
 _TREE_TAIL = 8
 
 
+#: What text says of a fact the input format does not record (JSON leaves the key out).
+NOT_RECORDED = "not recorded"
+
+
+def _recorded(value: Any, name: str) -> str:
+    """A fact as text, or ``NAME not recorded`` when the format does not record it."""
+    if value is None:
+        return f"{name} {NOT_RECORDED}"
+    return truncate(visible(str(value)), MAX_CELL)
+
+
+def _time(ms: int | float | None) -> str:
+    return f"time {NOT_RECORDED}" if ms is None else iso_utc(ms)
+
+
 def _span_line(node: dict[str, Any]) -> str:
-    return (
-        f"span {node['span']}  {truncate(visible(str(node['model'])), MAX_CELL)}  "
+    if node.get("kind") is not None:  # a container that is no fold
+        return (
+            f"span {node['span']}  {node['kind']}  {node['messageCount']} msg  from line "
+            f"{node.get('line')}"
+        )
+    text = (
+        f"span {node['span']}  {_recorded(node.get('model'), 'model')}  "
         f"{node['messageCount']} msg  {node['retained']}  "
-        f"run {truncate(visible(str(node['runId'])), MAX_CELL)}  iter {node['iteration']}  "
-        f"{node['foldedAt']}"
+        f"run {_recorded(node.get('runId'), 'run')}  "
     )
+    if "line" in node:  # a session file: the fold's record, no iteration
+        return text + f"{node.get('foldedAt') or 'time ' + NOT_RECORDED}  line {node['line']}"
+    return text + f"iter {node['iteration']}  {node['foldedAt']}"
 
 
 def _tree_lines(tree: Iterable[dict[str, Any]], unicode: bool) -> Iterator[Line]:
@@ -152,14 +176,17 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     def field(name: str, value: Any) -> Line:
         return [(f"{name:<16}", "bold"), (_fmt(value), None)]
 
-    yield field("source", f"{doc['source']} ({doc['shape']})")
-    yield field("runId", doc["runId"])
-    yield field("version", doc["version"])
-    yield field("checkpointedAt", doc["checkpointedAt"])
-    yield field("iterations", doc["lastCompletedIteration"])
-    first_line = str(doc["originalInput"]).split("\n", 1)[0]
-    yield field("original input", first_line)
-    yield field("scheme", f"{doc['scheme']} ({doc['schemeNote']})")
+    if "session" in doc:
+        yield from _session_head(doc, field)
+    else:
+        yield field("source", f"{doc['source']} ({doc['shape']})")
+        yield field("runId", doc["runId"])
+        yield field("version", doc["version"])
+        yield field("checkpointedAt", doc["checkpointedAt"])
+        yield field("iterations", doc["lastCompletedIteration"])
+        first_line = str(doc["originalInput"]).split("\n", 1)[0]
+        yield field("original input", first_line)
+        yield field("scheme", f"{doc['scheme']} ({doc['schemeNote']})")
     yield field(
         "live window",
         f"{_count(counts['liveMessages'], 'message')}, "
@@ -172,12 +199,17 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
         f"{counts['discarded']} discarded; "
         f"{counts['foldedMessages']} folded messages kept; deepest nesting {counts['maxDepth']}",
     )
-    if not doc["foldedPresent"]:
-        yield field("", "no `folded` on this checkpoint: never folded, or stored before 8.2")
-    runs = [truncate(visible(r), MAX_CELL) for r in doc["runs"]]
-    yield field("runs", f"{len(runs)}: {brief(runs)}")
-    models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
-    yield field("models", (f"{len(models)}: " if len(models) > 1 else "") + (brief(models) or "-"))
+    if "session" in doc:
+        yield from _session_tail(doc, field)
+    else:
+        if not doc["foldedPresent"]:
+            yield field("", "no `folded` on this checkpoint: never folded, or stored before 8.2")
+        runs = [truncate(visible(r), MAX_CELL) for r in doc["runs"]]
+        yield field("runs", f"{len(runs)}: {brief(runs)}")
+        models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
+        yield field(
+            "models", (f"{len(models)}: " if len(models) > 1 else "") + (brief(models) or "-")
+        )
     yield []
     tree_head: Line = [("fold tree", "bold")]
     if doc.get("treeFilter"):
@@ -193,6 +225,66 @@ def overview(doc: dict[str, Any], *, unicode: bool) -> Iterator[Line]:
     yield from _tree_lines(doc["tree"], unicode)
     yield []
     yield from _findings_lines(doc)
+
+
+#: Microcompactions ``show`` lists in text (JSON lists every one).
+_MICRO_SHOWN = 5
+
+
+def _session_head(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Iterator[Line]:
+    """The head of ``show`` for a session file of another runtime (Claude Code, Codex)."""
+    facts = doc["session"]
+    title = formats.get(doc["format"]).title
+    yield field("source", f"{doc['source']} ({title})")
+    yield field("session", facts.get("sessionId", NOT_RECORDED))
+    if "parentSession" in facts:
+        agent = f" (agent {facts['agentId']})" if "agentId" in facts else ""
+        yield field("subagent of", f"{facts['parentSession']}{agent}")
+    yield field("project", facts.get("project", NOT_RECORDED))
+    yield field("runtime", facts.get("runtimeVersion", NOT_RECORDED))
+    yield field("time", f"{facts.get('firstAt', '?')} .. {facts.get('lastAt', '?')}")
+    others = ", ".join(f"{n} {kind}" for kind, n in facts.get("otherLines", {}).items())
+    yield field(
+        "lines",
+        f"{facts['lines']} ({facts['records']} records"
+        + (f"; not messages: {others})" if others else ")"),
+    )
+    if doc.get("partial"):
+        yield [
+            (f"{'partial':<16}", "bold"),
+            ("some lines are not JSON and were left out (foldctl verify lists them)", "red"),
+        ]
+    first_line = str(doc.get("originalInput", NOT_RECORDED)).split("\n", 1)[0]
+    yield field("first prompt", first_line)
+    yield field("join", f"{doc['join']} ({doc['schemeNote']})")
+
+
+def _session_tail(doc: dict[str, Any], field: Callable[[str, Any], Line]) -> Iterator[Line]:
+    counts = doc["counts"]
+    floating = [
+        _count(counts[kind], f"{kind} container")
+        for kind in ("abandoned", "sidechain")
+        if counts.get(kind)
+    ]
+    if floating:
+        yield field("not in folds", ", ".join(floating) + " (expand --include-detached)")
+    micro = doc.get("microcompactions", ())
+    for m in micro[:_MICRO_SHOWN]:
+        cleared = brief([str(c) for c in m.get("cleared", [])]) or "none found"
+        saved = f", {m['tokensSaved']} tokens saved" if "tokensSaved" in m else ""
+        yield field(
+            "microcompact",
+            f"line {m['line']} ({m.get('trigger', 'trigger ' + NOT_RECORDED)}{saved}): "
+            f"{len(m.get('toolUseIds', []))} tool result(s) cleared: {cleared}",
+        )
+    if len(micro) > _MICRO_SHOWN:
+        more = len(micro) - _MICRO_SHOWN
+        yield field("", f"... {more} more microcompactions (show --format json lists them)")
+    if doc.get("notRecorded"):
+        yield field(NOT_RECORDED, ", ".join(doc["notRecorded"]) + " (this runtime writes none)")
+    models = [truncate(visible(m), MAX_CELL) for m in doc["models"]]
+    if models:
+        yield field("models", brief(models))
 
 
 def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
@@ -228,12 +320,25 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
     sep = " · " if unicode else " | "
     bar = _indent(ctx.depth - 1, unicode)
     corner = "┌─ " if unicode else "+- "
-    text = (
-        f"fold: span {span.index}{sep}{_where(ctx.depth, ctx.outermost, sep)}"
-        f"{truncate(visible(span.model), MAX_CELL)}{sep}{span.message_count} msg{sep}"
-        f"{span.retained}{sep}run {truncate(visible(span.run_id), MAX_CELL)}{sep}"
-        f"iter {span.iteration}{sep}{iso_utc(span.folded_at_ms)}"
-    )
+    if span.kind != "fold":
+        text = (
+            f"{span.kind}: span {span.index}{sep}{span.message_count} msg{sep}from line {span.line}"
+        )
+    elif span.line is not None:  # a session file: no iteration, the fold's own line
+        text = (
+            f"fold: span {span.index}{sep}{_where(ctx.depth, ctx.outermost, sep)}"
+            f"{_recorded(span.model, 'model')}{sep}{span.message_count} msg{sep}"
+            f"{span.retained}{sep}"
+            f"{_time(span.folded_at_ms)}"
+            f"{sep}line {span.line}"
+        )
+    else:
+        text = (
+            f"fold: span {span.index}{sep}{_where(ctx.depth, ctx.outermost, sep)}"
+            f"{truncate(visible(str(span.model)), MAX_CELL)}{sep}{span.message_count} msg{sep}"
+            f"{span.retained}{sep}run {truncate(visible(str(span.run_id)), MAX_CELL)}{sep}"
+            f"iter {span.iteration}{sep}{iso_utc(span.folded_at_ms or 0)}"
+        )
     line: Line = [(bar + corner, "dim"), (text, "bold yellow")]
     if event.first_frame is not None or ctx.occurrence > 1:
         first = event.first_frame or "history"
@@ -255,9 +360,11 @@ def _fold_header(event: FoldStart, unicode: bool) -> Line:
 def transcript(
     events: Iterable[Event], *, unicode: bool, result: Transcript | None = None
 ) -> Iterator[Line]:
-    """The transcript as lines; with the claims checked (``result.claims``), what the check
-    found in each summary under its fold's header (or under the frame shown as a row)."""
+    """The transcript as lines, each message as its format's view shows it; with the claims
+    checked (``result.claims``), what the check found in each summary under its fold's
+    header (or under the frame shown as a row)."""
     checked = result is not None and result.claims is not None
+    view = identity if result is None else result.view
     for event in events:
         if isinstance(event, FoldStart):
             yield _fold_header(event, unicode)
@@ -271,24 +378,26 @@ def transcript(
             corner = "└─ " if unicode else "`- "
             yield [(bar + corner, "dim"), (f"end of span {event.span.index}", "dim")]
             continue
-        yield from _message(event, unicode)
+        yield from _message(event, unicode, view)
         if checked and result is not None and event.frame is not None:
             body = _indent(event.depth, unicode) + "    "
             for f in result.frame_claims(event):
                 yield from finding_lines(f, "claim ", unicode, body)
 
 
-def _message(row: Row, unicode: bool) -> Iterator[Line]:
+def _message(row: Row, unicode: bool, view: Callable[[Message], Message]) -> Iterator[Line]:
     bar = _indent(row.depth, unicode)
     body = bar + "    "
-    message = row.message
+    message = view(row.message)
     role = message.get("role", "?")
     role_text = truncate(visible(role if isinstance(role, str) else as_text(role)), MAX_CELL)
     head: Line = [
         (bar, "dim"),
         (f"{row.locator} ", "dim"),
-        (role_text, _ROLE_STYLE.get(role_text, "bold")),
     ]
+    if row.line is not None:
+        head.append((f"line {row.line} ", "dim"))
+    head.append((role_text, _ROLE_STYLE.get(role_text, "bold")))
     tool = message.get("toolName")
     if isinstance(tool, str):
         head.append((f" ({truncate(visible(tool), MAX_CELL)})", "magenta"))
@@ -297,9 +406,14 @@ def _message(row: Row, unicode: bool) -> Iterator[Line]:
     if row.frame is not None:
         note = _RESOLUTION_NOTE[row.frame.resolution]
         joined = "" if row.frame.span is None else f" span {row.frame.span},"
+        how = (
+            f"fingerprint {row.frame.fingerprint}"
+            if row.frame.fingerprint is not None
+            else "joined by its record's link"
+        )
         head.append(
             (
-                f"  [{row.frame.resolution}:{joined} fingerprint {row.frame.fingerprint}] {note}",
+                f"  [{row.frame.resolution}:{joined} {how}] {note}",
                 "yellow" if row.frame.resolution != "expanded" else "dim",
             )
         )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 #: The version of these tables; written into every export's manifest.
-FORMAT: Final = "foldctl-export/1"
+FORMAT: Final = "foldctl-export/2"
 
 TYPES: Final = (
     "string",
@@ -45,6 +45,7 @@ def _c(name: str, type_: str, description: str, *, null: bool = False) -> Column
 _KEY: Final = (
     _c("source", "string", "the SOURCE as named (a path, or STORE.db#SESSION_ID)"),
     _c("sha256", "string", "sha256 of the source's stored bytes (lowercase hex)"),
+    _c("format", "string", "the input format: agentfootprint, claude-code or codex"),
 )
 
 TABLES: Final[dict[str, tuple[Column, ...]]] = {
@@ -53,13 +54,18 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("bytes", "int64", "size of the stored bytes (a .gz as stored; a session's envelope)"),
         _c("store", "string", "the store file of a session, else null", null=True),
         _c("session", "string", "the session id in its store, else null", null=True),
-        _c("shape", "string", "checkpoint, conversation-v1 or flowchart-v1"),
-        _c("runId", "string", "the checkpoint's runId"),
-        _c("version", "int64", "the checkpoint's version (always 1)"),
+        _c("shape", "string", "checkpoint, conversation-v1, flowchart-v1, session or rollout"),
+        _c("runId", "string", "the checkpoint's runId (a session file: its session id)", null=True),
+        _c("version", "int64", "the checkpoint's version (1); null for a session file", null=True),
         _c("checkpointedAt", "timestamp[ms, UTC]", "checkpointedAt as a time", null=True),
-        _c("checkpointedAtMs", "float64", "checkpointedAt as stored (epoch ms)"),
-        _c("lastCompletedIteration", "float64", "as stored"),
-        _c("scheme", "string", "the fingerprint scheme that joined it"),
+        _c(
+            "checkpointedAtMs",
+            "float64",
+            "checkpointedAt as stored (epoch ms; a session file: its latest record time)",
+            null=True,
+        ),
+        _c("lastCompletedIteration", "float64", "as stored; null when not recorded", null=True),
+        _c("scheme", "string", "the fingerprint scheme that joined it, or uuid-chain, position"),
         _c("schemeNote", "string", "how the scheme was chosen"),
         _c("foldedPresent", "bool", "whether the checkpoint has a `folded` key"),
         _c("liveMessages", "int64", "length of history"),
@@ -69,6 +75,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c("placed", "int64", "spans by placement: placed"),
         _c("detached", "int64", "spans by placement: detached"),
         _c("orphan", "int64", "spans by placement: orphan"),
+        _c("abandoned", "int64", "containers of records in no fold and not live (session files)"),
+        _c("sidechain", "int64", "containers of a subagent's records in its parent's file"),
         _c("foldedMessages", "int64", "retained messages over all spans"),
         _c("maxDepth", "int64", "the deepest placed span"),
         _c("messages", "int64", "rows of this source in `messages`"),
@@ -78,24 +86,28 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
     "spans": (
         *_KEY,
         _c("span", "int64", "index in folded"),
-        _c("fingerprint", "string", "summaryFingerprint"),
-        _c("placement", "string", "placed, detached or orphan"),
+        _c("kind", "string", "fold; abandoned or sidechain for a container that is no fold"),
+        _c("fingerprint", "string", "summaryFingerprint; null when not recorded", null=True),
+        _c("placement", "string", "placed, detached, orphan, abandoned or sidechain"),
         _c("frame", "string", "locator of its frame (h1, f6:0), null when it floats", null=True),
         _c(
             "depth",
             "int64",
             "1 = frame in history, 2 = inside a span whose frame is live, ...; 0 when floating",
         ),
-        _c("model", "string", "the model that wrote the summary"),
-        _c("runId", "string", "the run that folded"),
-        _c("iteration", "int64", "ReAct iteration of the fold"),
+        _c(
+            "model", "string", "the model that wrote the summary; null when not recorded", null=True
+        ),
+        _c("runId", "string", "the run that folded; null when not recorded", null=True),
+        _c("iteration", "int64", "ReAct iteration of the fold; null when not recorded", null=True),
         _c("foldedAt", "timestamp[ms, UTC]", "foldedAtMs as a time", null=True),
-        _c("foldedAtMs", "float64", "foldedAtMs as stored"),
+        _c("foldedAtMs", "float64", "foldedAtMs as stored; null when not recorded", null=True),
         _c("messageCount", "int64", "how many messages the summary stands for"),
         _c("messagesKept", "int64", "how many messages it holds; null without messages", null=True),
         _c("retained", "string", "conversation or discard"),
-        _c("removedStageIds", "list<string>", "as stored"),
+        _c("removedStageIds", "list<string>", "as stored; null when not recorded", null=True),
         _c("reason", "string", "why it floats, or null", null=True),
+        _c("line", "int64", "the line of the record that made the fold (session files)", null=True),
         _c(
             "summary",
             "string",
@@ -107,6 +119,7 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         *_KEY,
         _c("seq", "int64", "0-based row number in `expand --include-detached` order"),
         _c("locator", "string", "h12, f3:5: the message's short name"),
+        _c("line", "int64", "the record's 1-based line in its file (session files)", null=True),
         _c("span", "int64", "the span whose messages hold it; null in the live window", null=True),
         _c(
             "chain",
@@ -120,8 +133,8 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
             "int64",
             "1 for the first placement of its span's messages, 2, 3, ... for replays",
         ),
-        _c("where", "string", "live, folded, detached or orphan"),
-        _c("role", "string", "as stored"),
+        _c("where", "string", "live, folded, detached, orphan, abandoned or sidechain"),
+        _c("role", "string", "as stored (a session file's record: as its format shows it)"),
         _c("content", "string", "as stored, when a string (else in otherFields)", null=True),
         _c("toolName", "string", "as stored, when a string (else in otherFields)", null=True),
         _c("toolCallId", "string", "as stored, when a string (else in otherFields)", null=True),
@@ -129,7 +142,7 @@ TABLES: Final[dict[str, tuple[Column, ...]]] = {
         _c(
             "otherFields",
             "string",
-            "every other stored field, as a compact JSON object; null when none",
+            "every other field (as its format shows it), as a compact JSON object; null when none",
             null=True,
         ),
         _c(

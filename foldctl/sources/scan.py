@@ -4,7 +4,8 @@ The rules (docs/findings.md, "Which files a directory scan checks"):
 
 * Bytes in hand (standard input, read by the caller) are passed through.
 * A directory is searched recursively, in sorted order, for checkpoint files
-  (names ending in ``.json`` or ``.json.gz``) and SQLite session stores
+  (names ending in ``.json`` or ``.json.gz``), session files of other runtimes
+  (``.jsonl``, ``.jsonl.gz``: Claude Code sessions, Codex rollouts) and SQLite session stores
   (names ending in ``.db``, ``.sqlite``, ``.sqlite3`` or ``.db3`` whose first
   bytes are the SQLite header).  Hidden files and directories (names starting
   with ``.``) are not entered, symbolic links to directories are not followed,
@@ -40,7 +41,11 @@ from foldctl.errors import FoldctlError, InputError
 from foldctl.sources.files import RawSource, SourceSpec
 from foldctl.sources.store import is_store, list_session_sources
 
-CHECKPOINT_SUFFIXES: Final = (".json", ".json.gz")
+#: File names a directory scan takes as sources: every input format's (docs/runtimes.md).
+#: Which format a file is, is told by its bytes when it is read; a file none recognises
+#: is passed over as the scan passes over JSON that is no checkpoint.
+CHECKPOINT_SUFFIXES: Final = (".json", ".json.gz", ".jsonl", ".jsonl.gz")
+_LOOKED_FOR: Final = "*.json, *.json.gz, *.jsonl, *.jsonl.gz"
 STORE_SUFFIXES: Final = (".db", ".sqlite", ".sqlite3", ".db3")
 #: Skipped in directory scans unless named explicitly: oracle / golden files beside checkpoints.
 DEFAULT_EXCLUDES: Final = ("*.expected.json",)
@@ -128,7 +133,7 @@ class _Scan:
                 InputError(
                     pattern,
                     "",
-                    "no checkpoint matches this pattern: looked for *.json, *.json.gz and "
+                    f"no checkpoint matches this pattern: looked for {_LOOKED_FOR} and "
                     f"SQLite stores ({', '.join('*' + s for s in STORE_SUFFIXES)}){note}",
                 )
             )
@@ -156,7 +161,7 @@ class _Scan:
                 InputError(
                     top,
                     "",
-                    "no checkpoints found in this directory: looked for *.json, *.json.gz "
+                    f"no checkpoints found in this directory: looked for {_LOOKED_FOR} "
                     f"and SQLite stores ({', '.join('*' + s for s in STORE_SUFFIXES)}){note}",
                 )
             )

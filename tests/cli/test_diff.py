@@ -232,6 +232,34 @@ def test_a_folded_message_edited_in_place_shows_what_changed(tmp_path: Path) -> 
         assert edit["oldMessage"]["toolName"] == edit["newMessage"]["toolName"] == "issue_refund"
 
 
+def test_a_session_record_edited_in_place_is_a_line_diff_of_its_text(tmp_path: Path) -> None:
+    """A Claude Code record keeps its text inside ``message.content``: the diff compares what
+    the two records show, so the changed text is diffed line by line, and a fold that has no
+    fingerprint is named by its span alone."""
+    original = SAMPLES / "claude_code_session.jsonl"
+    edited = tmp_path / "edited.jsonl"
+    said = b"round() on floats rounds half to even. Let me run the tests."
+    assert original.read_bytes().count(said) == 1
+    edited.write_bytes(
+        original.read_bytes().replace(said, b"round() rounds half to even.\\nLet me run them.")
+    )
+    text = run_cli("diff", str(original), str(edited))
+    assert text.exit_code == 1
+    lines = text.stdout.splitlines()
+    assert "  ~ span 0 -> span 0  1 changed" in lines and "None" not in text.stdout
+    at = lines.index("      ~ f0:6 -> f0:6 assistant: content changed")
+    assert lines[at + 1 : at + 5] == [
+        "        @@ content, line 1 @@",
+        "        - round() on floats rounds half to even. Let me run the tests.",
+        "        + round() rounds half to even.",
+        "        + Let me run them.",
+    ]
+    out = jsonl(run_cli("diff", str(original), str(edited), "-f", "jsonl").stdout)
+    [edit] = [e for d in out if d["kind"] == "span-messages-changed" for e in d["changed"]]
+    assert edit["fields"] == ["message"]  # the record's own field, kept whole in JSON
+    assert edit["newMessage"]["message"]["content"][0]["text"].endswith("Let me run them.")
+
+
 def test_changed_tool_call_arguments_are_a_line_diff_live_or_folded(tmp_path: Path) -> None:
     original = SAMPLES / "nested_chain.json"
     doc = json.loads(original.read_text(encoding="utf-8"))

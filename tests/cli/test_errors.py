@@ -140,7 +140,7 @@ def test_running_out_of_memory_is_one_line_naming_the_input(
     def too_large(*_: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr("foldctl.load.checkpoint.try_load", too_large)
+    monkeypatch.setattr("foldctl.formats.agentfootprint.try_load", too_large)
     sample = str(SAMPLES / "nested_chain.json")
     result = run_cli(*argv, sample)
     assert result.exit_code == 2

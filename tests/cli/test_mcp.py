@@ -98,6 +98,14 @@ def test_an_agent_reads_back_what_the_demo_folded() -> None:
         sessions = document(await client.call_tool("list_sessions", {}))
         assert sessions["roots"] == [str(SAMPLES)]
         assert any(r["source"] == str(SAMPLES / "nested_chain.json") for r in sessions["sessions"])
+        runtime = {r["source"]: r["runtime"] for r in sessions["sessions"]}
+        assert runtime[str(SAMPLES / "claude_code_session.jsonl")] == "claude-code"
+        assert runtime[str(SAMPLES / "codex_rollout.jsonl")] == "codex"
+
+        codex = str(SAMPLES / "codex_rollout.jsonl")
+        folds = document(await client.call_tool("folds", {"source": codex}))
+        assert [f["span"] for f in folds["folds"]] == [1, 0]
+        assert folds["folds"][1]["summary"].startswith("The user wants a NOT NULL email")
 
     talk(["sample_checkpoints"], conversation)
 

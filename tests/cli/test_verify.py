@@ -18,13 +18,14 @@ import pytest
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import CODES, SEVERITIES, Finding
 from foldctl.fingerprint import fnv1a32
-from foldctl.graph.label import parse_label
+from foldctl.formats.agentfootprint import parse_label
 from foldctl.graph.resolve import detect_scheme, resolve
 from foldctl.load.checkpoint import load_bytes
 from foldctl.load.exact import load_document
 from foldctl.sources.scan import scan_sources
 from tests.support import REPO, jsonl, run_cli, run_proc
 from tests.support.builders import F1, F2, T0, call, clean, frame, result, span, user
+from tests.support.sessions import finding_cases
 
 
 def findings_of(doc: Any, name: str = "case.json") -> list[Finding]:
@@ -285,6 +286,7 @@ def test_every_code_has_a_crafted_case() -> None:
     covered |= set(CLAIM_CASES)
     covered.add("fold-order")  # the holder-before-frame form is tested on its own below
     covered.add("duplicate-key")  # a dict cannot hold one: crafted as bytes below
+    covered |= set(finding_cases())  # session files: tests/unit/test_session_findings.py
     assert covered == set(CODES)
 
 

@@ -55,7 +55,7 @@ def test_spans_read_as_stored(name: str) -> None:
         assert span.folded_at_ms == want["foldedAtMs"]
         assert span.model == want["model"]
         assert span.message_count == want["messageCount"]
-        assert list(span.removed_stage_ids) == want["removedStageIds"]
+        assert list(span.removed_stage_ids or ()) == want["removedStageIds"]
         assert span.retained == want["retained"]
         assert list(span.stored()) == want["fieldOrder"]
         assert (span.messages is not None) == want["hasMessages"]

@@ -154,13 +154,13 @@ def test_a_claims_run_reads_most_messages_without_decoding_them(
     data = (SAMPLES / "tool_calls.json").read_bytes()
     graph = resolve(load_bytes(data, "tool_calls.json"))
     decoded: list[int] = []
-    original = RawMessages._decode
+    original = RawMessages._at
 
     def counting(self: RawMessages, index: int) -> Any:
         decoded.append(index)
         return original(self, index)
 
-    monkeypatch.setattr(RawMessages, "_decode", counting)
+    monkeypatch.setattr(RawMessages, "_at", counting)
     findings = list(check_graph(graph))
     stored = sum(len(s.messages) for s in graph.spans if isinstance(s.messages, RawMessages))
     assert stored > 10

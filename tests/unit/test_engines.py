@@ -105,7 +105,7 @@ def test_the_spark_function_maps_record_batches_like_the_export(tmp_path: Path) 
 
 def test_the_spark_schema_names_every_column() -> None:
     ddl = foldctl.arrow.spark_schema("messages")
-    assert ddl.startswith("`source` STRING, `sha256` STRING, `seq` BIGINT")
+    assert ddl.startswith("`source` STRING, `sha256` STRING, `format` STRING, `seq` BIGINT")
     assert "`chain` ARRAY<BIGINT>" in ddl and "`where` STRING" in ddl
     assert ddl.count("`") == 2 * len(TABLES["messages"])
     assert "`foldedAt` TIMESTAMP" in foldctl.arrow.spark_schema("spans")

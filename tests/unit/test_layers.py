@@ -448,12 +448,12 @@ def test_rich_is_imported_by_the_terminal_painter_and_the_progress_line_alone(
     assert not found, "\n".join(found)
 
 
-def test_sources_and_load_know_nothing_above_them(house: House) -> None:
+def test_sources_load_and_formats_know_nothing_above_them(house: House) -> None:
     above = ("foldctl.audit", "foldctl.query", "foldctl.render", "foldctl.cli", "foldctl.api")
     found = [
         f"{module}:{line} imports {name}"
         for module in house.modules
-        if room(module) in ("sources", "load")
+        if room(module) in ("sources", "load", "formats")
         for name, line in house.imports(module)
         if name.startswith(above)
     ]

@@ -131,7 +131,14 @@ def test_list_sessions_pages_the_rows_sessions_prints(root: Path) -> None:
     service = serve(SAMPLES)
     rows = items(service, "list_sessions", "sessions", limit=4)
     store = foldctl.sessions(str(SAMPLES / "sessions.db"))
-    assert {r["runtime"] for r in rows} == {"agentfootprint"}
+    runtimes = {r["source"].rsplit("/", 1)[-1]: r["runtime"] for r in rows}
+    assert set(runtimes.values()) == {"agentfootprint", "claude-code", "codex"}
+    assert runtimes["claude_code_session.jsonl"] == "claude-code"
+    assert runtimes["codex_rollout.jsonl"] == "codex"
+    codex = next(r for r in rows if r["runtime"] == "codex")
+    facts = foldctl.open(SAMPLES / "codex_rollout.jsonl").checkpoint.session
+    assert facts is not None
+    assert (codex["kind"], codex["folds"], codex["runId"]) == ("rollout", 2, facts.session_id)
     assert [r for r in rows if "#" in r["source"]] == [
         {**r, "source": str(SAMPLES / r["source"].split("/")[-1]), "runtime": "agentfootprint"}
         for r in store.rows

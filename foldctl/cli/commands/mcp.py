@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+import foldctl
 import foldctl.mcp
 from foldctl.cli.app import command
 from foldctl.cli.options import Redaction
@@ -19,7 +20,7 @@ def mcp(
         typer.Argument(
             metavar="[ROOT]...",
             help="Files, folders or SQLite stores the server may read (default: "
-            f"{' and '.join(foldctl.mcp.DEFAULT_ROOTS)}, those that exist).",
+            f"{' and '.join(foldctl.SESSION_FOLDERS)}, those that exist).",
         ),
     ] = None,
     max_bytes: Annotated[

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -34,6 +35,13 @@ def sessions(
     to any foldctl command.  The store is read in place and never changed.
     Exit 2 when any session cannot be read (its row is still listed, with `error`).
     """
+    if os.path.isdir(store):  # the library lists a folder's session files; the command not yet
+        raise foldctl.InputError(
+            store,
+            "",
+            "is a directory; expected a SQLite session store (the Claude Code sessions and "
+            "Codex rollouts of a folder are listed by foldctl.sessions(FOLDER) in the library)",
+        )
     listing = foldctl.sessions(store, scheme=scheme)
     emit("sessions", out, listing)
     failure = listing.failure()

@@ -1,0 +1,935 @@
+"""Claude Code sessions (``~/.claude/projects/<project>/<session>.jsonl``): SPEC §7.
+
+One JSON record a line.  Records link by ``uuid`` / ``parentUuid``; a compaction is a
+``compact_boundary`` record B and the ``isCompactSummary`` record S whose ``parentUuid`` is
+B's uuid.  The originals of B are the chain from ``B.logicalParentUuid`` back to the
+previous boundary (or the chain's start), less the records B preserved; the live window
+is the chain from the last record back to the last boundary.  A preserved segment
+(``compactMetadata.preservedSegment``, ``preservedMessages``) stands right after its
+summary wherever a chain is walked, as the runtime relinks it.  S is the frame of B's fold;
+where S sits inside a later fold's originals, folds nest.  Records in no fold and not
+live (a rewound branch) are *abandoned*; a subagent's records inside this file
+(``isSidechain``) are a *sidechain*: each kept as a floating container after the folds.
+
+The file is read once: each line is decoded into a struct of the dozen fields the
+structure needs (msgspec skips the rest) and kept as where it lies in the file; a record is
+decoded in full only when read (:class:`~foldctl.formats.lines.Records`).  Chains are walked
+with explicit loops and a visited set (a cycle of ``parentUuid`` is a finding, never a
+hang), and the walking is bounded by the number of records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+
+from foldctl.errors import InputError
+from foldctl.formats import lines
+from foldctl.formats.base import Head, InputFormat, after_preamble
+from foldctl.jsoncodec import brief
+from foldctl.model import (
+    Checkpoint,
+    Container,
+    LoadNote,
+    Message,
+    Microcompaction,
+    SessionFacts,
+    Span,
+)
+from foldctl.times import iso_ms
+
+BOUNDARY: Final = "compact_boundary"
+MICRO: Final = "microcompact_boundary"
+#: Record types that are messages (one transcript row each), boundaries aside.
+ROW_TYPES: Final = frozenset({"user", "assistant", "system", "attachment"})
+#: What the runtime writes before the summarizer's text in a compaction summary.
+SUMMARY_PREFIX: Final = (
+    "This session is being continued from a previous conversation that ran out of context. "
+    "The conversation is summarized below:"
+)
+#: Keys of a record that say it is Claude Code's (with a string ``type``).
+_CHAIN_KEYS: Final = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId")
+
+# Record kinds, as kept per record.
+_OTHER, _ROW, _COMPACT, _MICROCOMPACT = 0, 1, 2, 3
+
+
+class _Segment(msgspec.Struct):
+    headUuid: str | None = None
+    anchorUuid: str | None = None
+    tailUuid: str | None = None
+
+
+class _Preserved(msgspec.Struct):
+    anchorUuid: str | None = None
+    uuids: list[str] | None = None
+
+
+class _CompactMeta(msgspec.Struct):
+    trigger: str | None = None
+    preservedSegment: _Segment | None = None
+    preservedMessages: _Preserved | None = None
+
+
+class _MicroMeta(msgspec.Struct):
+    trigger: str | None = None
+    preTokens: int | float | None = None
+    tokensSaved: int | float | None = None
+    compactedToolIds: list[str] | None = None
+
+
+class _ApiMessage(msgspec.Struct):
+    id: str | None = None
+
+
+class _Record(msgspec.Struct):
+    """The fields of a record the structure needs; msgspec skips every other."""
+
+    type: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None
+    logicalParentUuid: str | None = None
+    subtype: str | None = None
+    isCompactSummary: bool | None = None
+    isSidechain: bool | None = None
+    sessionId: str | None = None
+    agentId: str | None = None
+    timestamp: str | None = None
+    cwd: str | None = None
+    version: str | None = None
+    message: _ApiMessage | None = None
+    compactMetadata: _CompactMeta | None = None
+    microcompactMetadata: _MicroMeta | None = None
+
+
+_DECODE: Final = msgspec.json.Decoder(_Record).decode
+#: The most chain steps a file may take, per record it holds (plus a constant): a session
+#: the runtime wrote walks each record about once; past this the chains are hostile.
+_WALK_FACTOR: Final = 4
+_WALK_SLACK: Final = 10_000
+#: How far from its anchor a record recovered by ``message.id`` is placed by line.
+_NEAR: Final = 64
+
+
+def _sniff(head: Head) -> bool:
+    first = head.first
+    if first is None or not isinstance(first.get("type"), str) or "payload" in first:
+        return False
+    return any(key in first for key in _CHAIN_KEYS)
+
+
+@dataclass
+class _Boundary:
+    record: int
+    logical: str | None
+    meta: _CompactMeta | None
+    session: str | None
+    timestamp: str | None
+    summary: int | None = None  # the record of its isCompactSummary
+    preserved: list[int] = field(default_factory=list)  # records it preserved, in order
+    relinked: bool = False  # its preserved records are relinked after its summary
+
+
+@dataclass
+class _Pending:
+    """A note whose message's place is known once the containers are built."""
+
+    code: str
+    message: str
+    line: int | None
+    record: int | None = None
+    span: int | None = None
+    related: tuple[int, ...] = ()
+
+
+class _Session:
+    """One pass over the file, then the structure built from what it kept."""
+
+    def __init__(self, data: Any, source: str) -> None:
+        self.data = data
+        self.source = source
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.lines: list[int] = []
+        self.uuids: list[str | None] = []
+        self.parents: list[str | None] = []
+        self.kinds: list[int] = []
+        self.types: list[str | None] = []
+        self.side: set[int] = set()  # sidechain records
+        self.summary: set[int] = set()  # records marked isCompactSummary
+        self.msgids: dict[int, str] = {}  # assistant record -> its message.id
+        self.agents: dict[int, str] = {}  # sidechain record -> its agentId
+        self.by_uuid: dict[str, int] = {}
+        self.boundaries: list[_Boundary] = []
+        self.micro: list[tuple[int, _MicroMeta | None, str | None]] = []
+        self.pending: list[_Pending] = []
+        self.copies: list[tuple[int, int, bool]] = []  # (kept record, copy's line, differs)
+        self.other: dict[str, int] = {}
+        self.records = 0
+        self.line_count = 0
+        self.first_time: str | None = None
+        self.last_time: str | None = None
+        self.session_id: str | None = None
+        self.cwd: str | None = None
+        self.version: str | None = None
+        self.agent_id: str | None = None
+        self.last_main: _Record | None = None  # the last message record of the main chain
+        self.first_side: _Record | None = None  # the first sidechain message record
+        self.budget = 0
+        # built from the above
+        self.relink: dict[str, tuple[int, str]] = {}  # uuid -> (boundary, effective parent)
+        self.place: dict[int, tuple[Container, int]] = {}
+
+    # ------------------------------------------------------------------ the pass
+
+    def read(self) -> None:
+        data = self.data
+        view = memoryview(data) if not isinstance(data, bytes) else data
+        for number, start, end in lines.line_spans(data):
+            self.line_count = number
+            try:
+                record = _DECODE(view[start:end])
+            except msgspec.ValidationError as e:
+                self.records += 1
+                self.pending.append(
+                    _Pending(
+                        "schema", f"Line {number} is not a record this format reads: {e}.", number
+                    )
+                )
+                continue
+            except msgspec.DecodeError:
+                self.pending.append(
+                    _Pending(
+                        "bad-line",
+                        f"Line {number} is not JSON ({lines.not_json(data, start, end)}); the "
+                        "rest of the file was read, so the session is shown without it.",
+                        number,
+                    )
+                )
+                continue
+            self.records += 1
+            self.keep(record, number, start, end)
+
+    def keep(self, record: _Record, number: int, start: int, end: int) -> None:
+        kind_name = record.type
+        stamp = record.timestamp
+        if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
+            if self.first_time is None or stamp < self.first_time:
+                self.first_time = stamp
+            if self.last_time is None or stamp > self.last_time:
+                self.last_time = stamp
+        uuid = record.uuid
+        if uuid is None:
+            if kind_name in ROW_TYPES:
+                self.pending.append(
+                    _Pending(
+                        "schema",
+                        f"Line {number} is a {kind_name} record without a uuid, so it stands "
+                        "in no chain.",
+                        number,
+                    )
+                )
+            else:
+                name = kind_name if isinstance(kind_name, str) else "(no type)"
+                self.other[name] = self.other.get(name, 0) + 1
+                return
+        elif uuid in self.by_uuid:
+            kept = self.by_uuid[uuid]
+            differs = self.data[start:end] != self.data[self.starts[kept] : self.ends[kept]]
+            self.copies.append((kept, number, differs))
+            return
+        index = len(self.starts)
+        if uuid is not None:
+            self.by_uuid[uuid] = index
+        self.starts.append(start)
+        self.ends.append(end)
+        self.lines.append(number)
+        self.uuids.append(uuid)
+        self.parents.append(record.parentUuid)
+        self.types.append(kind_name)
+        if record.isSidechain:
+            self.side.add(index)
+            if record.agentId is not None:
+                self.agents[index] = record.agentId
+        if record.isCompactSummary:
+            self.summary.add(index)
+        if kind_name == "system" and record.subtype == BOUNDARY:
+            self.kinds.append(_COMPACT)
+            self.boundaries.append(
+                _Boundary(
+                    index,
+                    record.logicalParentUuid,
+                    record.compactMetadata,
+                    record.sessionId,
+                    record.timestamp,
+                )
+            )
+        elif kind_name == "system" and record.subtype == MICRO:
+            self.kinds.append(_MICROCOMPACT)
+            self.micro.append((index, record.microcompactMetadata, record.timestamp))
+        elif kind_name in ROW_TYPES:
+            self.kinds.append(_ROW)
+            if kind_name == "assistant" and record.message is not None and record.message.id:
+                self.msgids[index] = record.message.id
+            if not record.isSidechain:
+                self.last_main = record
+            elif self.first_side is None:
+                self.first_side = record
+        else:
+            self.kinds.append(_OTHER)
+            name = kind_name if isinstance(kind_name, str) else "(no type)"
+            self.other[name] = self.other.get(name, 0) + 1
+
+    # ------------------------------------------------------------------ chains
+
+    def walk(self, start: int, before: int, what: str) -> list[int]:
+        """The records from ``start`` back along ``parentUuid`` to a compaction boundary
+        (left out) or the chain's start, in conversation order.  Preserved records of the
+        boundaries numbered below ``before`` are relinked after their summaries."""
+        path: list[int] = []
+        seen: set[int] = set()
+        current = start
+        while True:
+            if current in seen:
+                self.pending.append(
+                    _Pending(
+                        "chain-cycle",
+                        f"Walking {what} back from line {self.lines[start]}, the parentUuid "
+                        f"links lead from line {self.lines[path[-1]]} back to line "
+                        f"{self.lines[current]}, already walked: a cycle no runtime writes; "
+                        "the walk stops there.",
+                        self.lines[path[-1]],
+                        path[-1],
+                        related=(self.lines[current],),
+                    )
+                )
+                break
+            seen.add(current)
+            if self.kinds[current] == _COMPACT:
+                break
+            path.append(current)
+            self.budget -= 1
+            if self.budget < 0:
+                raise InputError(
+                    self.source,
+                    f"line {self.lines[current]}",
+                    "the parentUuid chains of this file overlap far more than any session "
+                    f"the runtime writes (more than {_WALK_FACTOR} steps per record); refused",
+                )
+            uuid = self.uuids[current]
+            link = self.relink.get(uuid) if uuid is not None else None
+            parent = link[1] if link is not None and link[0] < before else self.parents[current]
+            if parent is None:
+                break
+            found = self.by_uuid.get(parent)
+            if found is None:
+                self.pending.append(
+                    _Pending(
+                        "broken-chain",
+                        f"The record at line {self.lines[current]} names parentUuid "
+                        f"{brief(parent)}, which no record of this file has: {what} stops "
+                        "there, and what came before it is not on disk.",
+                        self.lines[current],
+                        current,
+                    )
+                )
+                break
+            current = found
+        path.reverse()
+        return path
+
+    def facts(self) -> None:
+        """The session's id, directory and version: the last main record's (a subagent's
+        file: its first record's, whose sessionId is its parent's session)."""
+        source = self.last_main or self.first_side
+        if source is not None:
+            self.session_id, self.cwd, self.version = source.sessionId, source.cwd, source.version
+        if self.last_main is None and self.first_side is not None:
+            self.agent_id = self.first_side.agentId
+
+    def prepare(self) -> None:
+        """Join each boundary to its summary and work out the records it preserved."""
+        self.facts()
+        by_boundary = {b.record: n for n, b in enumerate(self.boundaries)}
+        for r in sorted(self.summary):
+            parent = self.parents[r]
+            found = self.by_uuid.get(parent) if parent is not None else None
+            n = by_boundary.get(found) if found is not None else None
+            if n is not None and self.boundaries[n].summary is None:
+                self.boundaries[n].summary = r
+                continue
+            self.summary.discard(r)
+            why = "its parentUuid names no compact_boundary record"
+            if n is not None:
+                b = self.boundaries[n]
+                why = (
+                    f"its boundary (line {self.lines[b.record]}) already has the summary at "
+                    f"line {self.lines[b.summary or 0]}"
+                )
+            self.pending.append(
+                _Pending(
+                    "summary-without-boundary",
+                    f"The record at line {self.lines[r]} says it is a compaction summary "
+                    f"(isCompactSummary), but {why}; it is shown as an ordinary message.",
+                    self.lines[r],
+                    r,
+                )
+            )
+        for n, b in enumerate(self.boundaries):
+            self._preserve(n, b)
+
+    def _preserve(self, n: int, b: _Boundary) -> None:
+        meta = b.meta
+        if meta is None:
+            return
+        # Preserved records stand right after the summary (after the boundary without one).
+        target = self.uuids[b.summary if b.summary is not None else b.record]
+        segment = meta.preservedSegment
+        if segment is not None and segment.headUuid and segment.tailUuid:
+            head = self.by_uuid.get(segment.headUuid)
+            tail = self.by_uuid.get(segment.tailUuid)
+            chain: list[int] = []
+            current = tail
+            seen: set[int] = set()
+            while current is not None and current not in seen and self.kinds[current] != _COMPACT:
+                seen.add(current)
+                chain.append(current)
+                if current == head:
+                    break
+                parent = self.parents[current]
+                current = self.by_uuid.get(parent) if parent is not None else None
+            if head is None or tail is None or not chain or chain[-1] != head:
+                self.pending.append(
+                    _Pending(
+                        "broken-chain",
+                        f"The compaction at line {self.lines[b.record]} preserved the records "
+                        f"from {brief(segment.headUuid)} to {brief(segment.tailUuid)}, but "
+                        "they do not form a chain in this file, so they are not placed after "
+                        "its summary.",
+                        self.lines[b.record],
+                    )
+                )
+                return
+            chain.reverse()
+            b.preserved = chain
+            if target is not None:
+                self.relink[segment.headUuid] = (n, target)
+                b.relinked = True
+            return
+        kept = meta.preservedMessages
+        if kept is not None and kept.uuids:
+            found = [self.by_uuid[u] for u in kept.uuids if u in self.by_uuid]
+            b.preserved = found
+            previous = target
+            for r in found:
+                uuid = self.uuids[r]
+                if uuid is not None and previous is not None:
+                    self.relink[uuid] = (n, previous)
+                previous = uuid
+            b.relinked = bool(found)
+
+    def originals(self, n: int, b: _Boundary) -> list[int] | None:
+        """The records boundary ``n`` replaced, or None when they are not on disk."""
+        start_uuid = b.logical if b.logical is not None else self.parents[b.record]
+        segment = b.meta.preservedSegment if b.meta is not None else None
+        if b.preserved and segment is not None and segment.headUuid:
+            start_uuid = self.parents[b.preserved[0]]
+            if start_uuid is None:
+                return []  # everything before the compaction was preserved
+        where = f"line {self.lines[b.record]}"
+        if start_uuid is None:
+            self.pending.append(
+                _Pending(
+                    "originals-missing",
+                    f"The compaction at {where} names no logicalParentUuid, so the records "
+                    "its summary replaced cannot be found.",
+                    self.lines[b.record],
+                    span=n,
+                )
+            )
+            return None
+        start = self.by_uuid.get(start_uuid)
+        if start is None:
+            self.pending.append(
+                _Pending(
+                    "originals-missing",
+                    f"The compaction at {where} replaced the chain ending at "
+                    f"{brief(start_uuid)}, which no record of this file has: its originals "
+                    "are not on disk.",
+                    self.lines[b.record],
+                    span=n,
+                )
+            )
+            return None
+        walked = self.walk(start, n, f"the originals of the compaction at {where}")
+        preserved = set(b.preserved)
+        return [r for r in walked if self.kinds[r] == _ROW and r not in preserved]
+
+
+def _rows(kinds: list[int], walked: list[int]) -> list[int]:
+    return [r for r in walked if kinds[r] == _ROW]
+
+
+def _near(container: list[int], lines_of: list[int], anchor: int, record: int) -> int:
+    """Where ``record`` goes in ``container``: beside ``anchor`` (a position), after the
+    records nearby whose line is before its own."""
+    line = lines_of[record]
+    position = anchor
+    steps = 0
+    while position > 0 and lines_of[container[position]] > line and steps < _NEAR:
+        position -= 1
+        steps += 1
+    while position < len(container) and lines_of[container[position]] < line and steps < 2 * _NEAR:
+        position += 1
+        steps += 1
+    return position
+
+
+def _groups(
+    members: list[int], parents: list[str | None], by_uuid: dict[str, int]
+) -> list[list[int]]:
+    """Records grouped by ``parentUuid`` (a record joins its parent's group), in file order."""
+    group_of: dict[int, int] = {}
+    groups: list[list[int]] = []
+    for r in members:
+        parent = parents[r]
+        found = by_uuid.get(parent) if parent is not None else None
+        g = group_of.get(found) if found is not None else None
+        if g is None:
+            g = len(groups)
+            groups.append([])
+        group_of[r] = g
+        groups[g].append(r)
+    return groups
+
+
+def _build(session: _Session) -> Checkpoint:
+    s = session
+    s.budget = _WALK_FACTOR * len(s.starts) + _WALK_SLACK
+    s.prepare()
+    kinds = s.kinds
+    rows = [r for r, kind in enumerate(kinds) if kind == _ROW]
+    main_rows = [r for r in rows if r not in s.side] or rows
+    main = set(main_rows)
+    boundaries = s.boundaries
+    # The live window: from the last record of the main chain back to its boundary.
+    live: list[int] = []
+    if main_rows:
+        tip = main_rows[-1]
+        for b in boundaries:  # a session that ends at a summary: its preserved records follow
+            if b.summary == tip and b.preserved and b.relinked:
+                tip = b.preserved[-1]
+        live = _rows(kinds, s.walk(tip, len(boundaries), "the live window"))
+    folds: list[list[int] | None] = [s.originals(n, b) for n, b in enumerate(boundaries)]
+    containers: list[list[int]] = [live] + [f or [] for f in folds]
+    covered: dict[int, int] = {}  # record -> container position (0 = live, n + 1 = fold n)
+    for position, records in enumerate(containers):
+        for r in records:
+            covered.setdefault(r, position)
+    _recover_parallel(s, containers, covered, main_rows)
+    # Rewound branches, then a subagent's records: floating containers after the folds.
+    abandoned = [r for r in main_rows if r not in covered]
+    floating: list[tuple[str, list[int]]] = [
+        ("abandoned", group) for group in _groups(abandoned, s.parents, s.by_uuid)
+    ]
+    sidechain = [r for r in rows if r not in main]
+    by_agent: dict[str, list[int]] = {}
+    for r in sidechain:
+        by_agent.setdefault(s.agents.get(r, ""), []).append(r)
+    floating += [("sidechain", group) for group in by_agent.values()]
+    return _checkpoint(s, containers, folds, floating)
+
+
+def _recover_parallel(
+    s: _Session, containers: list[list[int]], covered: dict[int, int], main_rows: list[int]
+) -> None:
+    """Records the chain walk passes by, placed as the runtime places them: assistant
+    records sharing a ``message.id`` with a placed one (one API message split over
+    several records, parallel tool calls), and the tool results that answer them."""
+    by_msgid: dict[str, tuple[int, int]] = {}  # message.id -> (container, anchor record)
+    for r, placed_id in s.msgids.items():
+        if r in covered:
+            by_msgid.setdefault(placed_id, (covered[r], r))
+    if not by_msgid:
+        return
+    joined: dict[int, tuple[int, int]] = {}  # record -> (container, anchor record)
+    for r in main_rows:
+        if r in covered:
+            continue
+        msgid = s.msgids.get(r)
+        anchor = by_msgid.get(msgid) if msgid is not None else None
+        if anchor is None and s.types[r] == "user":
+            parent = s.parents[r]
+            above = s.by_uuid.get(parent) if parent is not None else None
+            anchor = joined.get(above) if above is not None else None
+        if anchor is not None:
+            joined[r] = anchor
+    if not joined:
+        return
+    by_container: dict[int, list[tuple[int, int]]] = {}
+    for r, (position, anchor_record) in joined.items():
+        by_container.setdefault(position, []).append((anchor_record, r))
+        covered[r] = position
+    for position, extra in by_container.items():
+        container = containers[position]
+        where = {r: i for i, r in enumerate(container)}
+        inserts = sorted(
+            (_near(container, s.lines, where[anchor], r), s.lines[r], r) for anchor, r in extra
+        )
+        merged: list[int] = []
+        i = 0
+        for at, _, r in inserts:
+            merged.extend(container[i:at])
+            i = max(i, at)
+            merged.append(r)
+        merged.extend(container[i:])
+        containers[position] = merged
+
+
+def _checkpoint(
+    s: _Session,
+    containers: list[list[int]],
+    folds: list[list[int] | None],
+    floating: list[tuple[str, list[int]]],
+) -> Checkpoint:
+    data, source = s.data, s.source
+    boundaries = s.boundaries
+    summary_of = {b.summary: n for n, b in enumerate(boundaries) if b.summary is not None}
+    all_containers: list[tuple[Container, list[int]]] = [(None, containers[0])]
+    all_containers += [(n, containers[n + 1]) for n in range(len(boundaries))]
+    first_floating = len(boundaries)
+    all_containers += [(first_floating + k, group) for k, (_, group) in enumerate(floating)]
+    links: dict[tuple[Container, int], int] = {}
+    frames: dict[Container, list[int]] = {}
+    for container, records in all_containers:
+        for i, r in enumerate(records):
+            s.place.setdefault(r, (container, i))
+            n = summary_of.get(r)
+            if n is not None:
+                links[(container, i)] = n
+                frames.setdefault(container, []).append(i)
+
+    digits = lines.Digits(data)
+
+    def sequence(container: Container, records: list[int]) -> lines.Records:
+        found = tuple(frames.get(container, ()))
+        return lines.records(data, source, records, s.starts, s.ends, s.lines, found, digits)
+
+    spans: list[Span] = []
+    for n, b in enumerate(boundaries):
+        kept = folds[n]
+        raw = lines.decode_record(
+            bytes(data[s.starts[b.record] : s.ends[b.record]]), source, s.lines[b.record]
+        )
+        spans.append(
+            Span(
+                index=n,
+                fingerprint=None,
+                run_id=b.session,
+                iteration=None,
+                folded_at_ms=iso_ms(b.timestamp),
+                model=None,
+                message_count=len(containers[n + 1]),
+                removed_stage_ids=None,
+                retained="conversation" if kept is not None else "discard",
+                messages=sequence(n, containers[n + 1]) if kept is not None else None,
+                raw=raw,
+                line=s.lines[b.record],
+            )
+        )
+    for k, (kind, group) in enumerate(floating):
+        index = first_floating + k
+        spans.append(
+            Span(
+                index=index,
+                fingerprint=None,
+                run_id=s.session_id if kind == "abandoned" else None,
+                iteration=None,
+                folded_at_ms=None,
+                model=None,
+                message_count=len(group),
+                removed_stage_ids=None,
+                retained="conversation",
+                messages=sequence(index, group),
+                raw={},
+                kind="abandoned" if kind == "abandoned" else "sidechain",
+                line=s.lines[group[0]],
+            )
+        )
+    notes = [*_duplicate_notes(s), *(_note(s, p) for p in s.pending)]
+    facts = SessionFacts(
+        session_id=s.session_id,
+        project=s.cwd,
+        first_ms=iso_ms(s.first_time),
+        last_ms=iso_ms(s.last_time),
+        records=s.records,
+        lines=s.line_count,
+        parent_session=s.session_id if s.agent_id is not None and not _has_main(s) else None,
+        agent_id=s.agent_id if not _has_main(s) else None,
+        runtime_version=s.version,
+        other_lines=tuple(sorted(s.other.items())),
+    )
+    history = sequence(None, containers[0])
+    return lines.session_checkpoint(
+        source,
+        data,
+        format=FORMAT.name,
+        shape="session",
+        history=history,
+        spans=spans,
+        links=links,
+        notes=notes,
+        facts=facts,
+        original_input=_first_prompt(s, containers[0], folds),
+        microcompactions=tuple(_microcompactions(s)),
+    )
+
+
+def _has_main(s: _Session) -> bool:
+    return s.last_main is not None
+
+
+def _note(s: _Session, p: _Pending) -> LoadNote:
+    place = s.place.get(p.record) if p.record is not None else None
+    return LoadNote(p.code, p.message, p.line, place, p.span, p.related)
+
+
+def _duplicate_notes(s: _Session) -> Iterator[LoadNote]:
+    """One note per run of consecutive lines that re-append records already written.  The
+    tail of a preserved segment, re-appended once after its summary as the runtime
+    relinks it, is no hazard and not counted."""
+    tails = {
+        b.meta.preservedSegment.tailUuid
+        for b in s.boundaries
+        if b.meta is not None and b.meta.preservedSegment is not None
+    }
+    relinked: set[int] = set()
+    run: list[tuple[int, int, bool]] = []
+
+    def flush() -> LoadNote:
+        kept_lines = [s.lines[kept] for kept, _, _ in run]
+        differ = sum(1 for _, _, d in run if d)
+        first, last = run[0][1], run[-1][1]
+        where = f"Line {first}" if first == last else f"Lines {first}-{last}"
+        what = (
+            f"{where} re-append{'s' if first == last else ''} {len(run)} record(s) already "
+            f"written with the same uuid (first written at line{'s' if len(run) > 1 else ''} "
+            f"{', '.join(map(str, kept_lines[:5]))}{', ...' if len(kept_lines) > 5 else ''}); "
+            "the first copy is read and the copies are not shown again"
+        )
+        if differ:
+            what += f"; {differ} of the copies differ from the first"
+        kept = run[0][0]
+        return LoadNote(
+            "duplicate-record",
+            what + ".",
+            first,
+            s.place.get(kept),
+            None,
+            tuple(kept_lines[:20]),
+        )
+
+    for copy in s.copies:
+        kept = copy[0]
+        if s.uuids[kept] in tails and kept not in relinked:
+            relinked.add(kept)
+            continue
+        if run and copy[1] != run[-1][1] + 1:
+            yield flush()
+            run = []
+        run.append(copy)
+    if run:
+        yield flush()
+
+
+def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -> str | None:
+    """The first thing the user typed: the first user record of the expansion that is text."""
+    first = next((f for f in folds if f), live)
+    candidates = [r for r in sorted(first or live)[:200] if s.types[r] == "user"]
+    for r in candidates[:20]:
+        if r in s.summary:
+            continue
+        try:
+            record = lines.decode_record(
+                bytes(s.data[s.starts[r] : s.ends[r]]), s.source, s.lines[r]
+            )
+        except InputError:
+            return None
+        if record.get("isMeta") is True:
+            continue
+        shown = view(record)
+        if shown["role"] == "user" and shown["content"]:
+            text: str = shown["content"]
+            return text
+    return None
+
+
+#: How a tool result's id starts in a record as the runtime writes it (compact JSON; a
+#: quoted copy inside a string is escaped and does not match).
+_ANSWERED: Final = b'"tool_use_id":"'
+
+
+def _microcompactions(s: _Session) -> Iterator[Microcompaction]:
+    if not s.micro:
+        return
+    wanted = {i for _, meta, _ in s.micro if meta is not None for i in meta.compactedToolIds or ()}
+    answers: dict[str, tuple[Container, int]] = {}
+    data = s.data
+    for r, place in s.place.items():
+        if s.types[r] != "user":
+            continue
+        end = s.ends[r]
+        at = data.find(_ANSWERED, s.starts[r], end)
+        while at >= 0:
+            first = at + len(_ANSWERED)
+            last = data.find(b'"', first, end)
+            if last < 0:
+                break
+            answer = bytes(data[first:last]).decode("utf-8", "replace")
+            if answer in wanted:
+                answers.setdefault(answer, place)
+            at = data.find(_ANSWERED, last, end)
+    for r, meta, timestamp in s.micro:
+        ids = tuple(meta.compactedToolIds or ()) if meta is not None else ()
+        yield Microcompaction(
+            line=s.lines[r],
+            timestamp=timestamp,
+            trigger=meta.trigger if meta is not None else None,
+            pre_tokens=_whole(meta.preTokens) if meta is not None else None,
+            tokens_saved=_whole(meta.tokensSaved) if meta is not None else None,
+            tool_use_ids=ids,
+            cleared=tuple(answers[i] for i in ids if i in answers),
+            missing=tuple(i for i in ids if i not in answers),
+        )
+
+
+def _whole(value: int | float | None) -> int | None:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def load(data: Any, source: str) -> Checkpoint:
+    """A Claude Code session from its (decompressed) bytes."""
+    session = _Session(data, source)
+    session.read()
+    return _build(session)
+
+
+# ---------------------------------------------------------------------- the view
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(
+            b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)
+        )
+    return "" if content is None else lines.text_of(content)
+
+
+def view(record: Message) -> Message:
+    """A record as foldctl shows and searches it: ``role`` (``tool`` for a record that only
+    answers tool calls); ``content``, the text of its text blocks and tool results (a system
+    record's own ``content``); ``toolCalls`` for its ``tool_use`` blocks; ``toolCallId``
+    (``toolCallIds``) and ``isError`` for tool results; ``thinkingBlocks``; then the rest of
+    the record in three fields, so that nothing it holds is left out: ``uuid``, ``message``
+    (the API message's other fields: id, model, stop_reason, usage, and blocks of other
+    kinds), ``record`` (every other field of the record but ``toolUseResult``, which keeps
+    its own)."""
+    message = record.get("message")
+    kind = record.get("type")
+    if isinstance(message, dict):
+        role = message.get("role", kind)
+        content = message.get("content")
+    else:
+        role, content = kind, record.get("content")
+    texts: list[str] = []
+    calls: list[dict[str, Any]] = []
+    answered: list[Any] = []
+    thinking: list[Any] = []
+    others: list[Any] = []
+    error = False
+    results = 0
+    if isinstance(content, str):
+        texts.append(content)
+    elif isinstance(content, list):
+        for block in content:
+            kind_of = block.get("type") if isinstance(block, dict) else None
+            if kind_of == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif kind_of == "tool_use":
+                calls.append(
+                    {"id": block.get("id"), "name": block.get("name"), "args": block.get("input")}
+                )
+            elif kind_of == "tool_result":
+                results += 1
+                answered.append(block.get("tool_use_id"))
+                texts.append(_result_text(block.get("content")))
+                error = error or block.get("is_error") is True
+            elif kind_of in ("thinking", "redacted_thinking"):
+                thinking.append(block)
+            else:
+                others.append(block)
+    elif content is not None:
+        others.append(content)
+    if results and results == len(content or ()):
+        role = "tool"
+    shown: dict[str, Any] = {
+        "role": role if isinstance(role, str) else lines.text_of(role),
+        "content": "\n".join(texts),
+    }
+    if calls:
+        shown["toolCalls"] = calls
+    if len(answered) == 1:
+        shown["toolCallId"] = answered[0]
+    elif answered:
+        shown["toolCallIds"] = answered
+    if error:
+        shown["isError"] = True
+    if thinking:
+        shown["thinkingBlocks"] = thinking
+    if "uuid" in record:
+        shown["uuid"] = record["uuid"]
+    api: dict[str, Any] = {}
+    if isinstance(message, dict):
+        api = {k: v for k, v in message.items() if k not in ("role", "content")}
+    elif message is not None:
+        api = {"message": message}
+    if others:
+        api["content"] = others
+    if api:
+        shown["message"] = api
+    rest = {
+        k: v
+        for k, v in record.items()
+        if k not in ("uuid", "message", "toolUseResult")
+        and not (k == "content" and not isinstance(message, dict))
+    }
+    if rest:
+        shown["record"] = rest
+    if "toolUseResult" in record:
+        shown["toolUseResult"] = record["toolUseResult"]
+    return shown
+
+
+summary_text: Final = after_preamble(view, SUMMARY_PREFIX)
+
+
+FORMAT: Final = InputFormat(
+    name="claude-code",
+    title="Claude Code session",
+    summary="a Claude Code session (~/.claude/projects/<project>/<session>.jsonl; subagents in "
+    "<session>/subagents/agent-*.jsonl)",
+    join="uuid-chain",
+    suffixes=(".jsonl", ".jsonl.gz"),
+    sniff=_sniff,
+    load=load,
+    view=view,
+    summary_text=summary_text,
+    place=lines.line_place,
+    span_place=lines.span_line_place,
+    not_recorded=("model", "iteration", "removedStageIds", "fingerprint"),
+)

@@ -1,0 +1,37 @@
+"""Each finding code a session file of another runtime can have, on a file that has it:
+``verify`` names it with its severity and the line, as a user runs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import foldctl
+from foldctl.audit.codes import CODES
+from tests.support import run_cli
+from tests.support.sessions import finding_cases, write_jsonl
+
+CASES = finding_cases()
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_verify_reports_the_code_with_its_line(code: str, tmp_path: Path) -> None:
+    name, records = CASES[code]
+    path = write_jsonl(tmp_path / name, records)
+    result = run_cli("verify", path, "--format", "json", "--fail-on", "info")
+    assert result.exit_code == 1, result.stderr
+    found = json.loads(result.stdout)["sources"][0]["findings"]
+    mine = [f for f in found if f["code"] == code]
+    assert mine, found
+    assert mine[0]["severity"] == CODES[code].severity
+    assert mine[0]["path"] is not None and mine[0]["path"].startswith("line ")
+
+
+def test_the_library_audit_says_the_same(tmp_path: Path) -> None:
+    for code, (name, records) in CASES.items():
+        folder = tmp_path / code
+        folder.mkdir()
+        conversation = foldctl.open(write_jsonl(folder / name, records))
+        assert code in {f.code for f in conversation.audit()}, code
