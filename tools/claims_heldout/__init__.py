@@ -25,11 +25,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from foldctl.fingerprint import fnv1a32
 from tools.claims_corpus import KINDS, Score, score_table
 from tools.generate import frame_text
+
+if TYPE_CHECKING:
+    from foldctl.claims import ClaimFinding
 
 __all__ = [
     "KINDS",
@@ -45,8 +48,11 @@ __all__ = [
     "case_findings",
     "cases",
     "family_table",
+    "found_of",
     "load_families",
     "match_case",
+    "on_derived",
+    "placed",
     "planted",
     "run_claims",
     "score",
@@ -398,22 +404,31 @@ def run_claims(checkpoint: dict[str, Any]) -> dict[str, list[Found]]:
     graph = foldctl.open(checkpoint).graph
     out: dict[str, list[Found]] = {}
     for found in check_graph(graph):
-        f = found.finding
-        start = end = None
-        if f.offset is not None and f.start is not None and f.end is not None:
-            start, end = f.offset + f.start, f.offset + f.end
-        tool = (f.normalised.partition(":")[2] or None) if f.kind == "dropped" else None
-        row = Found(f.kind, start, end, f.atom, tool, f.sentence)
-        out.setdefault(found.frame, []).append(row)
+        out.setdefault(found.frame, []).append(found_of(found.finding))
     return out
+
+
+def found_of(f: ClaimFinding) -> Found:
+    """One finding of the check as the scorer reads it: its atom's place in the summary
+    (the sentence's offset plus the atom's offsets in it), and a dropped error's tool."""
+    start = end = None
+    if f.offset is not None and f.start is not None and f.end is not None:
+        start, end = f.offset + f.start, f.offset + f.end
+    tool = (f.normalised.partition(":")[2] or None) if f.kind == "dropped" else None
+    return Found(f.kind, start, end, f.atom, tool, f.sentence)
 
 
 def case_findings(case: Mapping[str, Any]) -> list[Found]:
     """The findings about the case's own summary (not its inner one), each placed in the
     summary: by its offsets, else by finding its sentence and its atom in that sentence."""
-    summary: str = case["summary"]
+    return placed(case["summary"], run_claims(case_checkpoint(case)).get(SUMMARY_FRAME, []))
+
+
+def placed(summary: str, found: Iterable[Found]) -> list[Found]:
+    """Findings about ``summary``, each placed in it: by its offsets, else by finding its
+    sentence and its atom in that sentence."""
     out = []
-    for f in run_claims(case_checkpoint(case)).get(SUMMARY_FRAME, []):
+    for f in found:
         if f.start is None and f.sentence and f.atom and f.sentence in summary:
             base = summary.index(f.sentence)
             at = f.sentence.find(f.atom)
@@ -487,14 +502,18 @@ def match_case(
             scores[e["kind"]].fn += 1
             what = e.get("tool") or e["text"]
             misses.append(Miss(family, case["id"], "fn", e["kind"], what, summary))
-    derived = [_spans(summary, text) for text in case["derived"]]
     for f in scored:
         if any(_hits(f, e, summary) for e in case["expected"]):
             continue
         scores[f.kind].fp += 1
-        what = "derived" if any(_overlaps(f, span) for span in derived) else "fp"
+        what = "derived" if on_derived(case, f) else "fp"
         misses.append(Miss(family, case["id"], what, f.kind, f.atom, summary))
     return scores, misses
+
+
+def on_derived(case: Mapping[str, Any], found: Found) -> bool:
+    """Whether a finding falls on one of the case's correct derived values."""
+    return any(_overlaps(found, _spans(case["summary"], text)) for text in case["derived"])
 
 
 def score(families: Sequence[Family] | None = None) -> Result:

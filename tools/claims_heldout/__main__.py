@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from pathlib import Path
 
 from tools.claims_heldout import (
+    HERE,
     KINDS,
     cases,
     family_table,
@@ -21,13 +23,19 @@ from tools.claims_heldout import (
 )
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.claims_heldout", description=__doc__.split("\n", 1)[0]
-    )
+def main(
+    argv: list[str] | None = None,
+    *,
+    directory: Path = HERE,
+    prog: str = "python -m tools.claims_heldout",
+    description: str = __doc__.split("\n", 1)[0],
+) -> None:
+    """Score the families in ``directory`` (the held-out set's own, unless another set in its
+    format is named) and print the tables."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--misses", action="store_true", help="list every false positive/negative")
     args = parser.parse_args(argv)
-    families = load_families()
+    families = load_families(directory)
     every = cases(families)
     variants = Counter(case["variant"] for _, case in every)
     kinds = Counter[str]()
