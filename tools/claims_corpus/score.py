@@ -10,7 +10,7 @@ finding on a summary that should have none.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from foldctl.claims import (
@@ -81,7 +81,7 @@ class Tally:
                 if kind == "unverified" and key not in allowed:
                     wrong = True
                     self.misses.append(Miss(case.id, "fp", key, case.summary))
-                label = kind if kind != "unverified" else f"{kind} {_where(key in allowed)}"
+                label = kind if kind != "unverified" else unverified_label(key in allowed)
                 self.info[label] += found[key]
                 continue
             if kind not in self.kinds:
@@ -102,9 +102,40 @@ class Tally:
             if wrong:
                 self.faithful_flagged.append(case.id)
 
+    def add_matched(
+        self,
+        family: str,
+        case_id: str,
+        summary: str,
+        scores: Mapping[str, Score],
+        wrong: Iterable[tuple[str, tuple[str, str]]],
+        info: Iterable[str],
+        quiet: bool,
+    ) -> None:
+        """A case whose findings were matched to its labels by other rules (a written family's,
+        by kind and place in the summary): its counts per kind, what it got wrong (``"fp"`` or
+        ``"fn"``, and (kind, text)), the labels of its info findings, and whether it is a case
+        that must raise nothing."""
+        per_family = self.families.setdefault(family, {k: Score() for k in KINDS})
+        self.cases[family] += 1
+        for kind, s in scores.items():
+            for score in (self.kinds[kind], per_family[kind]):
+                score.tp += s.tp
+                score.fp += s.fp
+                score.fn += s.fn
+        misses = [Miss(case_id, what, finding, summary) for what, finding in wrong]
+        self.misses += misses
+        self.info.update(info)
+        if quiet:
+            self.faithful += 1
+            if misses:
+                self.faithful_flagged.append(case_id)
 
-def _where(allowed: bool) -> str:
-    return "on a trap that allows it" if allowed else "elsewhere"
+
+def unverified_label(allowed: bool) -> str:
+    """How the info line counts an ``unverified`` finding: on a value that may be reported so
+    (a derived value, a trap that allows it), or elsewhere."""
+    return "unverified " + ("on a trap that allows it" if allowed else "elsewhere")
 
 
 def index_case(case: Case) -> EvidenceIndex:
@@ -163,7 +194,8 @@ def score_table(scores: dict[str, Score]) -> str:
 def family_table(counted: Tally, families: Sequence[str] | None = None) -> str:
     """Precision and recall of each kind, one line per family (``-``: nothing to score)."""
     names = list(families) if families is not None else sorted(counted.families)
-    head = f"{'family':12} {'cases':>5}" + "".join(f"  {k[:12]:>12} P/R" for k in KINDS)
+    width = max([12, *(len(name) for name in names)])
+    head = f"{'family':{width}} {'cases':>5}" + "".join(f"  {k[:12]:>12} P/R" for k in KINDS)
     lines = [head]
     for name in names:
         scores = counted.families.get(name)
@@ -175,7 +207,7 @@ def family_table(counted: Tally, families: Sequence[str] | None = None) -> str:
             p = f"{s.precision:.2f}" if s.tp + s.fp else "-"
             r = f"{s.recall:.2f}" if s.tp + s.fn else "-"
             cells.append(f"  {p:>8} {r:>6}")
-        lines.append(f"{name:12} {counted.cases[name]:5d}" + "".join(cells))
+        lines.append(f"{name:{width}} {counted.cases[name]:5d}" + "".join(cells))
     return "\n".join(lines)
 
 

@@ -1,0 +1,221 @@
+"""The labelled corpus's written families (tools/claims_corpus/written): the set loads, is
+valid, broad and balanced, in domains no other family has; each case is a checkpoint
+foldctl opens; both ways of checking a case are counted into the corpus's tally, every
+planted error once.  Their score has no threshold yet: the rules have not been changed for
+them (docs/claims.md keeps their score before any change), so the one test that asks for
+the corpus's thresholds on them is expected to fail."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import foldctl
+from tools.claims_corpus import FAMILIES, KINDS, Tally, score_table
+from tools.claims_corpus.written import (
+    HERE,
+    Family,
+    HeldoutError,
+    cases,
+    direct_findings,
+    load_families,
+    planted,
+    tally_into,
+)
+from tools.claims_corpus.written.__main__ import main
+from tools.claims_heldout import HERE as HELDOUT
+from tools.claims_heldout import PLANTED, QUIET, case_checkpoint, case_findings
+
+SECTIONS = (
+    "Primary Request and Intent",
+    "Key Technical Concepts",
+    "Files and Code Sections",
+    "Errors and fixes",
+    "Pending Tasks",
+    "Current Work",
+)
+PRECISION = 0.95
+RECALL = 0.9
+
+
+@pytest.fixture(scope="module")
+def families() -> list[Family]:
+    return load_families()
+
+
+@pytest.fixture(scope="module")
+def end_to_end(families: list[Family]) -> Tally:
+    return tally_into(Tally(), families, case_findings)
+
+
+def test_the_written_families_are_broad_and_balanced(families: list[Family]) -> None:
+    every = cases(families)
+    assert len(families) >= 10
+    assert all(len(family.cases) >= 15 for family in families)
+    kinds = Counter[str]()
+    for _, case in every:
+        kinds += planted(case)
+    assert all(kinds[kind] >= 30 for kind in KINDS), kinds
+    quiet = [case for _, case in every if case["variant"] in QUIET]
+    assert len(quiet) >= sum(kinds.values())  # at least as many quiet cases as planted errors
+    for family in families:
+        variants = {case["variant"] for case in family.cases}
+        assert set(QUIET) <= variants, family.name
+        assert {"dropped-error", "false-success", "invented", "nested-invented"} <= variants
+        assert len(variants & PLANTED) >= 6, family.name
+        assert sum(1 for case in family.cases if case["derived"]) >= 2, family.name
+        per_kind = Counter[str]()
+        for case in family.cases:
+            per_kind += planted(case)
+        assert all(per_kind[kind] >= 3 for kind in KINDS), (family.name, per_kind)
+        assert any(all(s in case["summary"] for s in SECTIONS) for case in family.cases), (
+            f"{family.name}: no summary in the long sectioned shape"
+        )
+
+
+def test_their_domains_are_none_of_the_other_families(families: list[Family]) -> None:
+    names = {family.name for family in families}
+    assert not names & set(FAMILIES)
+    assert not names & {path.stem for path in HELDOUT.glob("*.json")}
+    ids = [case["id"] for _, case in cases(families)]
+    assert len(ids) == len(set(ids))
+
+
+def test_the_readme_names_every_family(families: list[Family]) -> None:
+    readme = (HERE / "README.md").read_text(encoding="utf-8")
+    assert all(f"| `{family.name}` |" in readme for family in families)
+
+
+def test_every_case_is_a_checkpoint_foldctl_opens_and_joins(families: list[Family]) -> None:
+    for _, case in cases(families):
+        conversation = foldctl.open(case_checkpoint(case))
+        nested = case["inner"] is not None
+        assert len(conversation.spans) == (2 if nested else 1), case["id"]
+        assert [p.placement for p in conversation.places] == ["placed"] * len(conversation.spans)
+        rows = list(conversation.walk())
+        assert [r.message for r in rows[:-1]] == case["messages"], case["id"]
+
+
+# --------------------------------------------------------------------------- the folder
+
+
+def _family(name: str = "tiny") -> dict[str, Any]:
+    call = {"id": "c1", "name": "lookup", "args": {"id": "A-1"}}
+    return {
+        "family": name,
+        "title": "A tiny family",
+        "about": "one lookup that fails",
+        "stories": {
+            "main": [
+                {"role": "user", "content": "Look up A-1."},
+                {"role": "assistant", "content": "", "toolCalls": [call]},
+                {"role": "tool", "content": "HTTP 503", "toolCallId": "c1", "toolName": "lookup"},
+            ]
+        },
+        "cases": [
+            {
+                "id": f"{name}-01",
+                "variant": "invented",
+                "summary": "Looked up A-1 for ticket ZQ-40417.",
+                "messages": "main",
+                "expected": [
+                    {"kind": "unsupported", "text": "ZQ-40417"},
+                    {"kind": "dropped", "tool": "lookup"},
+                ],
+            },
+        ],
+    }
+
+
+def _write(directory: Path, doc: dict[str, Any]) -> None:
+    (directory / f"{doc['family']}.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
+def test_a_family_named_like_a_generated_one_is_refused(tmp_path: Path) -> None:
+    _write(tmp_path, _family("support"))
+    with pytest.raises(HeldoutError) as e:
+        load_families(tmp_path)
+    assert str(e.value) == (
+        f"{tmp_path / 'support.json'}: $.family: 'support' is a generated family's name; "
+        "expected a name of its own"
+    )
+
+
+def test_a_broken_family_is_refused_by_the_held_out_sets_validator(tmp_path: Path) -> None:
+    doc = _family()
+    doc["cases"][0]["expected"][0]["text"] = "ZQ-99999"
+    _write(tmp_path, doc)
+    with pytest.raises(HeldoutError, match=r"tiny\.json: \$\.cases\[0\]\.expected\[0\]\.text"):
+        load_families(tmp_path)
+
+
+@pytest.mark.parametrize("how", ["direct", "end to end"])
+def test_both_ways_of_checking_count_a_case_into_the_tally(tmp_path: Path, how: str) -> None:
+    """An invented ticket and an unmentioned HTTP 503: found directly and end to end, each
+    placed on its label, counted under the family's name like a generated family's case."""
+    _write(tmp_path, _family())
+    found = direct_findings if how == "direct" else case_findings
+    counted = tally_into(Tally(), load_families(tmp_path), found)
+    assert [(k, s.tp, s.fn) for k, s in counted.families["tiny"].items()] == [
+        ("unsupported", 1, 0),
+        ("contradicted", 0, 0),
+        ("dropped", 1, 0),
+    ]
+    assert counted.cases == Counter({"tiny": 1})
+    assert counted.faithful == 0 and counted.misses == []
+
+
+def test_a_quiet_case_with_a_finding_is_flagged(tmp_path: Path) -> None:
+    doc = _family()
+    doc["cases"][0].update(variant="faithful", expected=[])
+    _write(tmp_path, doc)
+    counted = tally_into(Tally(), load_families(tmp_path), direct_findings)
+    assert counted.faithful == 1 and counted.faithful_flagged == ["tiny-01"]
+    assert {(m.kind, m.finding[0]) for m in counted.misses} == {
+        ("fp", "unsupported"),
+        ("fp", "dropped"),
+    }
+
+
+# --------------------------------------------------------------------------- the score
+
+
+def test_the_tally_accounts_for_every_planted_error(
+    families: list[Family], end_to_end: Tally
+) -> None:
+    kinds = Counter[str]()
+    for _, case in cases(families):
+        kinds += planted(case)
+    for kind in KINDS:
+        assert end_to_end.kinds[kind].tp + end_to_end.kinds[kind].fn == kinds[kind], kind
+    assert end_to_end.cases == Counter({f.name: len(f.cases) for f in families})
+    assert end_to_end.faithful == sum(1 for _, case in cases(families) if not case["expected"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the rules have not been changed for the written families yet; their score "
+    "before any change is kept in docs/claims.md",
+)
+def test_the_written_families_meet_the_corpus_thresholds(end_to_end: Tally) -> None:
+    low = [
+        kind for kind, s in end_to_end.kinds.items() if s.precision < PRECISION or s.recall < RECALL
+    ]
+    assert not low, score_table(end_to_end.kinds)
+    assert end_to_end.faithful_flagged == []
+
+
+def test_the_command_scores_the_written_families_alone(
+    families: list[Family], capsys: pytest.CaptureFixture[str]
+) -> None:
+    main([])
+    out = capsys.readouterr().out
+    assert out.startswith(f"{len(cases(families))} cases, {len(families)} families (")
+    lines = out.splitlines()
+    assert any(line.split()[:1] == ["unsupported"] for line in lines)
+    for family in families:
+        assert any(line.split()[:2] == [family.name, str(len(family.cases))] for line in lines)
