@@ -110,6 +110,27 @@ def test_the_score_names_every_family_and_the_held_out_set(
     out = capsys.readouterr().out
     assert "2 families (support, ci)" in out
     assert "first eight families" in out and "ten new families" in out
+    assert "written families" not in out
     assert "\nsupport " in out and "\nci " in out
     assert "held-out families (tools/claims_heldout)" in out
     assert ("held-out set not present" in out) == (not claims_score.heldout_present())
+
+
+def test_the_score_reports_a_written_family_beside_the_generated_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A written family (tools/claims_corpus/written) is a family of the corpus: counted in
+    the whole corpus, in its own group's table, and on its own line per family, both times."""
+    written = claims_score.written_families()
+    if not written:
+        pytest.skip("the written families' loader (tools/claims_heldout) is not present")
+    family = written[0]
+    claims_score.main(["--seeds", "1", "--family", "support", "--family", family.name])
+    out = capsys.readouterr().out
+    generated = len(build_corpus((0,), ["support"]))
+    assert f"{generated + len(family.cases)} cases, 2 families (support, {family.name})" in out
+    assert f"written: {len(family.cases)} cases, " in out
+    assert out.count("\nwritten families\n") == 2 and out.count("\nfirst eight families\n") == 2
+    rows = [line.split() for line in out.splitlines()]
+    assert sum(1 for row in rows if row[:2] == [family.name, str(len(family.cases))]) == 2
+    assert sum(1 for row in rows if row[:1] == ["support"]) == 2

@@ -27,6 +27,9 @@ from foldctl.graph.walk import Row, walk
 from foldctl.load.checkpoint import load_bytes
 from foldctl.load.fast import RawMessages
 from tools.claims_corpus import build_corpus, case_checkpoint
+from tools.claims_corpus.written import cases as written_cases
+from tools.claims_corpus.written import load_families as written_families
+from tools.claims_heldout import case_checkpoint as written_checkpoint
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_checkpoints"
 
@@ -51,8 +54,12 @@ def _stored_messages(data: bytes, source: str) -> list[tuple[bytes, dict[str, An
 
 def _checkpoints() -> list[tuple[str, bytes]]:
     corpus = [(case.id, orjson.dumps(case_checkpoint(case))) for case in build_corpus(range(2))]
+    written = [
+        (case["id"], orjson.dumps(written_checkpoint(case)))
+        for _, case in written_cases(written_families())
+    ]
     samples = [(p.name, p.read_bytes()) for p in sorted(SAMPLES.glob("*.json"))]
-    return corpus + samples
+    return corpus + written + samples
 
 
 def test_the_stored_index_is_the_decoded_index_on_the_corpus_and_samples() -> None:
@@ -125,8 +132,9 @@ def test_a_float_in_tool_arguments_is_filed_as_the_evidence_text_spells_it() -> 
 
 
 def test_findings_are_the_same_whether_messages_are_read_stored_or_decoded() -> None:
+    written = {case["id"] for _, case in written_cases(written_families())}
     checkpoints = [(source, data) for source, data in _checkpoints() if "-0-" in source or
-                   source.endswith(".json")]  # fmt: skip
+                   source in written or source.endswith(".json")]  # fmt: skip
     graphs = [resolve(load_bytes(d, s)) for s, d in checkpoints]
     stored = [list(check_graph(graph)) for graph in graphs]
     decoded = [list(check_graph(graph, stored=False)) for graph in graphs]
