@@ -12,6 +12,8 @@ from tools.claims_corpus import (
     KINDS,
     NEW,
     ORIGINAL,
+    PRECISION,
+    RECALL,
     Case,
     Tally,
     build_corpus,
@@ -24,9 +26,6 @@ from tools.claims_corpus import (
     score_table,
     tally,
 )
-
-PRECISION = 0.95
-RECALL = 0.9
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import foldctl
-from tools.claims_corpus import FAMILIES, KINDS, Tally, score_table
+from tools.claims_corpus import FAMILIES, KINDS, PRECISION, RECALL, Tally, score_table
 from tools.claims_corpus.written import (
     HERE,
     Family,
@@ -38,8 +38,6 @@ SECTIONS = (
     "Pending Tasks",
     "Current Work",
 )
-PRECISION = 0.95
-RECALL = 0.9
 
 
 @pytest.fixture(scope="module")
@@ -53,28 +51,20 @@ def end_to_end(families: list[Family]) -> Tally:
 
 
 def test_the_written_families_are_broad_and_balanced(families: list[Family]) -> None:
-    every = cases(families)
-    assert len(families) >= 10
-    assert all(len(family.cases) >= 15 for family in families)
-    kinds = Counter[str]()
-    for _, case in every:
-        kinds += planted(case)
-    assert all(kinds[kind] >= 30 for kind in KINDS), kinds
-    quiet = [case for _, case in every if case["variant"] in QUIET]
-    assert len(quiet) >= sum(kinds.values())  # at least as many quiet cases as planted errors
+    per_family = {f.name: sum(map(planted, f.cases), Counter[str]()) for f in families}
+    total = sum(per_family.values(), Counter[str]())
+    quiet = [case for _, case in cases(families) if case["variant"] in QUIET]
+    assert len(families) >= 10 and all(len(f.cases) >= 15 for f in families)
+    assert all(total[kind] >= 30 for kind in KINDS), total
+    assert len(quiet) >= total.total()  # at least as many quiet cases as planted errors
     for family in families:
         variants = {case["variant"] for case in family.cases}
-        assert set(QUIET) <= variants, family.name
+        assert set(QUIET) <= variants and len(variants & PLANTED) >= 6, family.name
         assert {"dropped-error", "false-success", "invented", "nested-invented"} <= variants
-        assert len(variants & PLANTED) >= 6, family.name
+        assert all(per_family[family.name][kind] >= 3 for kind in KINDS), family.name
         assert sum(1 for case in family.cases if case["derived"]) >= 2, family.name
-        per_kind = Counter[str]()
-        for case in family.cases:
-            per_kind += planted(case)
-        assert all(per_kind[kind] >= 3 for kind in KINDS), (family.name, per_kind)
-        assert any(all(s in case["summary"] for s in SECTIONS) for case in family.cases), (
-            f"{family.name}: no summary in the long sectioned shape"
-        )
+        long = [case for case in family.cases if all(s in case["summary"] for s in SECTIONS)]
+        assert long, f"{family.name}: no summary in the long sectioned shape"
 
 
 def test_their_domains_are_none_of_the_other_families(families: list[Family]) -> None:
@@ -91,44 +81,31 @@ def test_the_readme_names_every_family(families: list[Family]) -> None:
 
 
 def test_every_case_is_a_checkpoint_foldctl_opens_and_joins(families: list[Family]) -> None:
+    """Its originals are the expanded transcript, in order; a nested case's inner ones first."""
     for _, case in cases(families):
         conversation = foldctl.open(case_checkpoint(case))
-        nested = case["inner"] is not None
-        assert len(conversation.spans) == (2 if nested else 1), case["id"]
-        assert [p.placement for p in conversation.places] == ["placed"] * len(conversation.spans)
-        rows = list(conversation.walk())
-        assert [r.message for r in rows[:-1]] == case["messages"], case["id"]
+        spans = 1 if case["inner"] is None else 2
+        assert [p.placement for p in conversation.places] == ["placed"] * spans, case["id"]
+        assert [r.message for r in conversation.walk()][:-1] == case["messages"], case["id"]
 
 
 # --------------------------------------------------------------------------- the folder
 
 
 def _family(name: str = "tiny") -> dict[str, Any]:
-    call = {"id": "c1", "name": "lookup", "args": {"id": "A-1"}}
-    return {
-        "family": name,
-        "title": "A tiny family",
-        "about": "one lookup that fails",
-        "stories": {
-            "main": [
-                {"role": "user", "content": "Look up A-1."},
-                {"role": "assistant", "content": "", "toolCalls": [call]},
-                {"role": "tool", "content": "HTTP 503", "toolCallId": "c1", "toolName": "lookup"},
-            ]
-        },
-        "cases": [
-            {
-                "id": f"{name}-01",
-                "variant": "invented",
-                "summary": "Looked up A-1 for ticket ZQ-40417.",
-                "messages": "main",
-                "expected": [
-                    {"kind": "unsupported", "text": "ZQ-40417"},
-                    {"kind": "dropped", "tool": "lookup"},
-                ],
-            },
-        ],
-    }
+    """A lookup of A-1 that fails with HTTP 503, summarised with an invented ticket and
+    without the failure."""
+    story = [
+        {"role": "user", "content": "Look up A-1."},
+        {"role": "assistant", "content": "", "toolCalls": [{"id": "c1", "name": "lookup",
+                                                            "args": {"id": "A-1"}}]},
+        {"role": "tool", "content": "HTTP 503", "toolCallId": "c1", "toolName": "lookup"},
+    ]  # fmt: skip
+    expected = [{"kind": "unsupported", "text": "ZQ-40417"}, {"kind": "dropped", "tool": "lookup"}]
+    case = {"id": f"{name}-01", "variant": "invented", "messages": "main", "expected": expected,
+            "summary": "Looked up A-1 for ticket ZQ-40417."}  # fmt: skip
+    return {"family": name, "title": "A tiny family", "about": "one lookup that fails",
+            "stories": {"main": story}, "cases": [case]}  # fmt: skip
 
 
 def _write(directory: Path, doc: dict[str, Any]) -> None:

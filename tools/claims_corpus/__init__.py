@@ -50,6 +50,8 @@ from tools.claims_corpus.kit import (
 from tools.claims_corpus.score import (
     INFO_KINDS,
     KINDS,
+    PRECISION,
+    RECALL,
     Miss,
     Score,
     Tally,
@@ -90,6 +92,8 @@ __all__ = [
     "KINDS",
     "NEW",
     "ORIGINAL",
+    "PRECISION",
+    "RECALL",
     "STORIES",
     "Case",
     "Evidence",
