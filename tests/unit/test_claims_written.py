@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import foldctl
+from tools import claims_score
 from tools.claims_corpus import FAMILIES, KINDS, PRECISION, RECALL, Tally, score_table
 from tools.claims_corpus.written import (
     HERE,
@@ -26,6 +27,7 @@ from tools.claims_corpus.written import (
     planted,
     tally_into,
 )
+from tools.claims_corpus.written import __main__ as written_main
 from tools.claims_corpus.written.__main__ import main
 from tools.claims_heldout import HERE as HELDOUT
 from tools.claims_heldout import PLANTED, QUIET, case_checkpoint, case_findings
@@ -196,3 +198,26 @@ def test_the_command_scores_the_written_families_alone(
     assert any(line.split()[:1] == ["unsupported"] for line in lines)
     for family in families:
         assert any(line.split()[:2] == [family.name, str(len(family.cases))] for line in lines)
+
+
+def test_a_broken_written_family_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both commands that read the folder refuse a broken family with one line naming the
+    file and the JSON path, and exit status 2, before scoring anything."""
+    doc = _family()
+    doc["cases"][0]["variant"] = "wrong-colour"
+    _write(tmp_path, doc)
+    where = f"{tmp_path / 'tiny.json'}: $.cases[0].variant: expected one of"
+    monkeypatch.setattr(written_main, "HERE", tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main([])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith(f"python -m tools.claims_corpus.written: {where}") and err.count("\n") == 1
+    )
+    monkeypatch.setattr(claims_score, "written_families", lambda: load_families(tmp_path))
+    assert claims_score.main(["--seeds", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"claims_score: {where}") and err.count("\n") == 1
