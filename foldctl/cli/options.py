@@ -38,7 +38,18 @@ SourceArg = Annotated[
     str,
     typer.Argument(
         metavar="SOURCE",
-        help="A checkpoint file (.json or .json.gz), - for stdin, or STORE.db#SESSION_ID.",
+        help="A checkpoint (.json, .json.gz), a Claude Code session or Codex rollout (.jsonl, "
+        ".jsonl.gz), - for stdin, or STORE.db#SESSION_ID.",
+        autocompletion=complete_source,
+    ),
+]
+SourcesArg = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="SOURCE...",
+        help="Checkpoints (.json, .json.gz), Claude Code sessions and Codex rollouts (.jsonl, "
+        ".jsonl.gz), - for stdin, STORE.db (every session) or STORE.db#SESSION_ID, directories "
+        "(searched recursively) or quoted patterns ('fleet/**/*.json.gz').",
         autocompletion=complete_source,
     ),
 ]

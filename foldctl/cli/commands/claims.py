@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import typer
 
 import foldctl
 from foldctl.cli.app import command
-from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
+from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources, SourcesArg
 from foldctl.cli.output import emit, in_sources, unmatched
 from foldctl.errors import ExitStatus
 
 
 @command()
 def claims(
-    source_args: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="SOURCE...",
-            help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories.",
-            autocompletion=complete_source,
-        ),
-    ],
+    source_args: SourcesArg,
     *,
     src: Sources,
     out: Output,

@@ -8,24 +8,15 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
-from foldctl.cli.completion import complete_source
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.options import Folds, Output, SchemeOpt, Sources, SourcesArg
 from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 
 
 @command()
 def export(
-    source_args: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="SOURCE...",
-            help="Checkpoint files, - for stdin, STORE.db (every session) or "
-            "STORE.db#SESSION_ID, directories, or quoted patterns ('fleet/**/*.json.gz').",
-            autocompletion=complete_source,
-        ),
-    ],
+    source_args: SourcesArg,
     to: Annotated[
         str,
         typer.Option(

@@ -8,9 +8,9 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
-from foldctl.cli.completion import choices, complete_codes, complete_source
+from foldctl.cli.completion import choices, complete_codes
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.options import Folds, Output, SchemeOpt, Sources, SourcesArg
 from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
@@ -18,15 +18,7 @@ from foldctl.errors import UsageError
 
 @command()
 def verify(
-    source_args: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="SOURCE...",
-            help="Checkpoint files, - for stdin, STORE.db or STORE.db#SESSION, or directories "
-            "(searched recursively for *.json, *.json.gz and SQLite stores).",
-            autocompletion=complete_source,
-        ),
-    ],
+    source_args: SourcesArg,
     fail_on: Annotated[
         str,
         typer.Option(
