@@ -2,15 +2,15 @@
 
 Building a command (putting its option groups in place, turning its signature into
 click parameters) costs about a millisecond and a half, and importing what it runs
-costs more: ``foldctl show`` builds ``show`` alone, ``foldctl --help`` reads each
-command's docstring and builds none, and completion builds the commands it completes.
+costs more: ``foldctl show`` builds ``show`` alone, ``foldctl --help`` lists each
+command's first sentence and imports none, and completion builds the commands it
+completes.
 :data:`MODULES` says which module defines each command, so nothing else is imported.
 """
 
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any, Final
 
@@ -18,26 +18,104 @@ from typer._click import Command, Context, HelpFormatter
 from typer._click.utils import make_default_short_help
 from typer.core import TyperGroup
 
-#: Each command, in the order ``--help`` lists them, and the module of
-#: :mod:`foldctl.cli.commands` that defines it.
-MODULES: Final = {
-    "show": "show",
-    "expand": "expand",
-    "spans": "spans",
-    "stages": "spans",
-    "verify": "verify",
-    "grep": "grep",
-    "locate": "locate",
-    "diff": "diff",
-    "sessions": "sessions",
-    "fingerprint": "fingerprint",
-    "report": "report",
-    "claims": "claims",
-    "redactions": "redactions",
-    "export": "export",
-    "schema": "schema",
-    "mcp": "mcp",
-}
+#: Each command, in the order ``--help`` lists them: its name, the module of
+#: :mod:`foldctl.cli.commands` that defines it, and the first sentence of its docstring
+#: (what ``--help`` lists, so that listing the commands imports none of them;
+#: ``tests/unit/test_startup.py`` holds each to its docstring).
+_TABLE: Final = (
+    (
+        "show",
+        "show",
+        "Overview of a checkpoint: shape, run, counts, runs and models, and the fold tree.",
+    ),
+    ("expand", "expand", "The conversation before any fold, every message with its locator."),
+    (
+        "spans",
+        "spans",
+        "One row per folded span: where its frame sits, model, count, retention, run, time.",
+    ),
+    (
+        "stages",
+        "spans",
+        "One row per removed stage id: the stage, its span, run, iteration and model.",
+    ),
+    (
+        "verify",
+        "verify",
+        "Audit checkpoints: every way one disagrees with itself, named, located and ranked.",
+    ),
+    (
+        "grep",
+        "grep",
+        "Search every message, live and folded at any depth (and detached/orphan spans).",
+    ),
+    (
+        "locate",
+        "locate",
+        "Print the locator of every place a message occurs, live or folded, at any depth.",
+    ),
+    (
+        "diff",
+        "diff",
+        (
+            "Spans added and lost, retention and span changes, live messages added / removed "
+            "/ changed / folded (matched by digest), and frames that newly fail to resolve."
+        ),
+    ),
+    (
+        "sessions",
+        "sessions",
+        "The sessions in a SQLite store: id, format, savedAt, messages, owner, folds, findings.",
+    ),
+    (
+        "fingerprint",
+        "fingerprint",
+        "The fingerprint of TEXT (or stdin) under every scheme, for joining a summary by hand.",
+    ),
+    (
+        "report",
+        "report",
+        "A self-contained HTML incident report: overview, findings, folds, transcript.",
+    ),
+    (
+        "claims",
+        "claims",
+        (
+            "Check every summary against the originals it stands for: facts it invents "
+            "(unsupported), values it gets wrong (contradicted), errors it leaves out "
+            "(dropped)."
+        ),
+    ),
+    (
+        "redactions",
+        "redactions",
+        (
+            "The review list of --redact: one row per placeholder, with its kind, how often "
+            "it stands in and the locators of the messages it stands in."
+        ),
+    ),
+    (
+        "export",
+        "export",
+        "Write checkpoints, spans, messages and findings as Parquet tables under DIR.",
+    ),
+    (
+        "schema",
+        "schema",
+        "Print the JSON Schema (draft 2020-12) of COMMAND's --format json output.",
+    ),
+    (
+        "mcp",
+        "mcp",
+        (
+            "Serve the sessions under ROOT to an MCP host (Claude Code, Codex, ...) over "
+            "stdin and stdout, read-only: list_sessions, folds, expand, grep, locate and "
+            "claims, and each session as a resource."
+        ),
+    ),
+)
+MODULES: Final = {name: module for name, module, _ in _TABLE}
+SUMMARIES: Final = {name: summary for name, _, summary in _TABLE}
 
 #: Each registered command's function, by command name, as its module defines it (its
 #: option groups not yet put in place: :func:`foldctl.cli.options.grouped` does, when
@@ -113,11 +191,8 @@ class LazyGroup(TyperGroup):
 
     def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         """The commands and the first sentence of each one's help, as click writes them,
-        from the docstrings alone: ``--help`` builds no command."""
+        from :data:`SUMMARIES`: ``--help`` imports no command module."""
         limit = formatter.width - 6 - max(len(name) for name in MODULES)
-        rows = [
-            (name, make_default_short_help(inspect.getdoc(function_of(name)) or "", limit))
-            for name in MODULES
-        ]
+        rows = [(name, make_default_short_help(SUMMARIES[name], limit)) for name in MODULES]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
