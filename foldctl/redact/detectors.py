@@ -851,7 +851,7 @@ def _aadhaar_check(text: str, match: re.Match[str]) -> Span | None:
     return (start, end) if verhoeff_ok(_digits(match.group())) else None
 
 
-_AADHAAR = _regex(r"[2-9][0-9]{3}(?P<s>[ -])[0-9]{4}(?P=s)[0-9]{4}", check=_aadhaar_check)
+_AADHAAR = _regex(r"[2-9][0-9]{3}(?P<g>[ -])[0-9]{4}(?P=g)[0-9]{4}", check=_aadhaar_check)
 
 
 def cn_resident_id_ok(value: str) -> bool:
@@ -1093,23 +1093,6 @@ def kinds() -> tuple[str, ...]:
 # fails on every string inside it.
 
 
-def _ci(word: str) -> str:
-    """``word`` in any case, as a pattern: ``[tT][oO]``."""
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
-
-
-_SEP_CLASS: Final = "[^A-Za-z0-9\x00]"
-# After the literal k/K: "token", "cookie", "apikey", "api_key", "privatekey", "private-key"
-_NAME_K: Final = (
-    f"(?:(?<={_ci('tok')})|(?<={_ci('cook')}))"
-    f"|(?:(?<={_ci('apik')})|(?<={_ci('api')}{_SEP_CLASS}[kK])"
-    f"|(?<={_ci('privatek')})|(?<={_ci('private')}{_SEP_CLASS}[kK])){_ci('ey')}"
-)
-# After c/C: "secret", "credential"
-_NAME_C: Final = f"(?:(?<={_ci('sec')}){_ci('ret')}|{_ci('redential')})"
-# After w/W: "passw...", "pwd"
-_NAME_W: Final = f"(?:(?<={_ci('passw')})|(?<=[pP][wW])[dD])"
-
 _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] = (
     # (a character the text must hold, the gate's pattern, group -> detectors it wakes)
     (
@@ -1122,18 +1105,6 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         },
     ),
     ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
-    ("z", r"z(?i:(?<=uthoriz))", {"": ("auth_header", "secret_value")}),
-    ("Z", r"Z(?i:(?<=uthoriz))", {"": ("auth_header", "secret_value")}),
-    ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
-    ("b", r"b(?:earer|asic|ASIC)[ \t]", {"": ("auth_header",)}),
-    # the words of a secret's name (context.py), each led by one literal character
-    ("k", "k" + _NAME_K, {"": ("secret_value",)}),
-    ("K", "K" + _NAME_K, {"": ("secret_value",)}),
-    ("c", "c" + _NAME_C, {"": ("secret_value",)}),
-    ("C", "C" + _NAME_C, {"": ("secret_value",)}),
-    ("w", "w" + _NAME_W, {"": ("secret_value", "conn_password")}),
-    ("W", "W" + _NAME_W, {"": ("secret_value", "conn_password")}),
-    ("k", r"k(?<=hooks\.slack)", {"": ("slack_webhook",)}),
     (
         "-",
         r"-(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))"
@@ -1160,6 +1131,38 @@ _BYTE_GATES: Final = tuple(
     for c, p, kinds in _GATE_PATTERNS
 )
 _AT_KINDS: Final = frozenset(("email", "url_password"))
+
+# Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
+# for words in any case: the words of a secret's name (context.py), "authorization"
+# and the scheme words, and the host of a Slack webhook.  A hit wakes every kind of
+# its pattern (a necessary condition for each).  Each is led by a literal that is rare
+# in prose ('k', 'w', "cr", 'z', 'b').
+_FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_NOT_NAME: Final = b"[^a-z0-9\x00]"
+_FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tuple(
+    (lazy(pattern), frozenset(wakes))
+    for pattern, wakes in (
+        (
+            # token, cookie, apikey, api_key, privatekey, private-key
+            b"k(?:(?<=tok)en|(?<=cook)ie|(?:(?<=apik)|(?<=api" + _NOT_NAME + b"k)"
+            b"|(?<=privatek)|(?<=private" + _NOT_NAME + b"k))ey|(?<=hooks\\.slack))",
+            ("secret_value", "slack_webhook"),  # and hooks.slack.com
+        ),
+        (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
+        (b"cr(?:(?<=secr)et|edential)", ("secret_value",)),  # secret, credential
+        (b"z(?<=authoriz)", ("secret_value", "auth_header")),
+        (b"b(?:earer|asic)[ \t]", ("auth_header",)),
+    )
+)
+_FOLDED_KINDS: Final = frozenset(k for _, wakes in _FOLDED_GATES for k in wakes)
+
+
+def _folded_kinds(data: bytes, enabled: frozenset[str], wake: set[str]) -> None:
+    """Add to ``wake`` the enabled kinds the folded gates find in ``data``."""
+    folded = data.translate(_FOLD)
+    for pattern, wakes in _FOLDED_GATES:
+        if not wakes <= wake and not wakes.isdisjoint(enabled) and pattern.search(folded):
+            wake.update(wakes)
 
 
 def _translation() -> bytes:
@@ -1191,7 +1194,7 @@ _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("br_cpf", _CPF),
     ("cn_resident_id", _CN_RESIDENT_ID),
 )
-# The card check, as far as it holds in JSON text too: no letter, digit or
+# The card check (and the national ids'), as far as it holds in JSON text too: no letter, digit or
 # glue before (an escape such as \\n that ends in a letter stands for a
 # control character, which is no glue), no letter or digit after.
 _BYTE_CARD_BOUNDS: Final = (
@@ -1204,12 +1207,30 @@ _BYTE_DIGIT_PATTERNS: Final[dict[str, re.Pattern[bytes]]] = {
         )
     ),
     "card": lazy(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
-    "in_aadhaar": lazy(_AADHAAR.compiled.pattern.encode()),
-    "br_cpf": lazy(_CPF.compiled.pattern.encode()),
-    "cn_resident_id": lazy(_CN_RESIDENT_ID.compiled.pattern.encode()),
+    "in_aadhaar": lazy(_BYTE_CARD_BOUNDS % _AADHAAR.compiled.pattern.encode()),
+    "br_cpf": lazy(_BYTE_CARD_BOUNDS % _CPF.compiled.pattern.encode()),
+    "cn_resident_id": lazy(_BYTE_CARD_BOUNDS % _CN_RESIDENT_ID.compiled.pattern.encode()),
 }
+#: The kinds tried in a run with separators (a digit shape and the blanks around it).
+_SEPARATED_KINDS: Final = ("phone", "card", "in_aadhaar", "br_cpf", "cn_resident_id")
+# One search per digit window: a separated run may hold a phone, card, Aadhaar or CPF
+# shape; an unseparated one a card or a resident id.  A hit wakes every kind of its
+# group (a necessary condition for each; the detectors tell them apart).
+_BYTE_SEPARATED: Final = lazy(
+    b"|".join(b"(?:%s)" % _BYTE_DIGIT_PATTERNS[k].pattern for k in _SEPARATED_KINDS)
+)
+_BYTE_BARE: Final = lazy(
+    b"(?:%s)|(?:%s)"
+    % (_BYTE_DIGIT_PATTERNS["card"].pattern, _BYTE_DIGIT_PATTERNS["cn_resident_id"].pattern)
+)
+_SEPARATED_GROUP: Final = frozenset(_SEPARATED_KINDS)
+_BARE_GROUP: Final = frozenset(("card", "cn_resident_id"))
 _BYTE_NINO: Final = lazy(_NINO.compiled.pattern.encode())
-_BYTE_IBAN: Final = lazy(_IBAN.compiled.pattern.encode())
+# IBANs and NINOs both start at an "AA00" needle of the shapes: one match per needle.
+_BYTE_NEEDLE_KINDS: Final = lazy(
+    b"(?P<iban>%s)|(?P<uk_nino>%s)"
+    % (_IBAN.compiled.pattern.encode(), _NINO.compiled.pattern.encode())
+)
 _BYTE_PHONE_INTL: Final = lazy(rb"\+[1-9]")
 
 
@@ -1245,15 +1266,19 @@ def _gated_kinds(text: str) -> set[str]:
     for gate, kinds_by_group in _GATES:
         for match in gate.finditer(text):
             wake.update(kinds_by_group[match.lastgroup or ""])
+    _folded_kinds(text.encode("utf-8", "surrogatepass"), _FOLDED_KINDS, wake)
     return wake
 
 
-def _bare_run_ok(run: str | bytes, wanted: Collection[str]) -> bool:
-    """An unseparated digit run: a compact card or a Chinese resident id, as the whole run."""
-    first = run[:1]
-    if "card" in wanted and 13 <= len(run) <= 19 and first in ("2", "3", "4", "5", "6"):
-        return True
-    return "cn_resident_id" in wanted and len(run) in (17, 18) and first not in ("0", "9")
+def _bare_run_kinds(run: str, wanted: Collection[str]) -> tuple[str, ...]:
+    """The kinds an unseparated digit run can be, as the whole run: a compact card, a
+    Chinese resident id (17 digits and an X, or 18 digits)."""
+    n = len(run)
+    card = "card" in wanted and 13 <= n <= 19 and "2" <= run[0] <= "6"
+    cn = "cn_resident_id" in wanted and (n == 17 or n == 18) and "1" <= run[0] <= "8"
+    if card:
+        return ("card", "cn_resident_id") if cn else ("card",)
+    return ("cn_resident_id",) if cn else ()
 
 
 def scan(
@@ -1286,15 +1311,18 @@ def scan(
                 for pos, endpos in _digit_windows(shapes):
                     run = text[pos:endpos]
                     if run.isascii() and run.isdigit():
-                        if not _bare_run_ok(run, digits):
+                        tried: tuple[str, ...] = _bare_run_kinds(run, digits)
+                        if not tried:
                             continue
                     elif len(run.translate(_DROP_SEPARATORS)) < 10:
                         continue  # every windowed shape has 10 digits or more
+                    else:
+                        tried = _SEPARATED_KINDS
                     for kind, finder in _DIGIT_FINDERS:
-                        if kind in digits:
+                        if kind in digits and kind in tried:
                             stop = endpos + 1 if kind == "cn_resident_id" else endpos
                             found.extend((s, e, kind) for s, e in finder(text, pos, stop))
-            for kind in needles:
+            for kind in sorted(needles):
                 finder = _IBAN if kind == "iban" else _NINO
                 found.extend((s, e, kind) for s, e in _at_needles(text, shapes, finder))
     except Exception as exc:
@@ -1332,6 +1360,8 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
+    if not _FOLDED_KINDS.isdisjoint(kinds):
+        _folded_kinds(data, kinds, wake)
     if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
     if digits or needles or json_text:
@@ -1347,24 +1377,34 @@ def _shape_kinds(
 ) -> None:
     """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
     if digits and _DIGIT_NEEDLE in shapes:
+        separated = _SEPARATED_GROUP & digits
+        bare = _BARE_GROUP & digits
         for pos, endpos in _digit_windows(shapes):
             run = data[pos:endpos]
             if run.isdigit():
-                if not _bare_run_ok(run.decode("ascii"), digits):
-                    continue
-            elif len(run.translate(None, _NOT_DIGITS)) < 10:
-                continue  # indentation, rules of dashes: every shape has 10 digits or more
-            for kind, pattern in _BYTE_DIGIT_PATTERNS.items():
-                stop = endpos + 1 if kind == "cn_resident_id" else endpos
-                if kind in digits and kind not in wake and pattern.search(data, pos, stop):
-                    wake.add(kind)
-    for kind in needles:
-        pattern = _BYTE_IBAN if kind == "iban" else _BYTE_NINO
+                n = len(run)
+                if not bare or not ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18):
+                    continue  # no card, no resident id: nothing an unseparated run can be
+                if not bare <= wake and _BYTE_BARE.search(data, pos, endpos + 1):
+                    wake.update(bare)
+            elif (
+                not separated <= wake
+                and len(run.translate(None, _NOT_DIGITS)) >= 10  # every shape has 10 or more
+                and _BYTE_SEPARATED.search(data, pos, endpos + 1)
+            ):
+                wake.update(separated)
+    if needles:
         pos = shapes.find(_IBAN_NEEDLE)
-        while pos >= 0:
-            if pattern.match(data, pos):
-                wake.add(kind)
-                break
+        while pos >= 0 and not needles <= wake:
+            match = _BYTE_NEEDLE_KINDS.match(data, pos)
+            if match is not None and match.lastgroup in needles:
+                wake.add(match.lastgroup)
+                if (
+                    match.lastgroup == "iban"
+                    and "uk_nino" in needles
+                    and _BYTE_NINO.match(data, pos)
+                ):
+                    wake.add("uk_nino")
             pos = shapes.find(_IBAN_NEEDLE, pos + 4)
 
 
