@@ -20,7 +20,7 @@ import dataclasses
 import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -251,27 +251,80 @@ class RedactionRules:
         )
 
     def redactor(self) -> foldctl.Redactor:
-        return foldctl.Redactor.from_options(
+        """The redactor; without a key file, a line on stderr says that its placeholders
+        are this run's alone."""
+        redactor = foldctl.Redactor.from_options(
             key_file=self.redact_key_file,
             only=self.redact_only,
             skip=self.redact_skip,
             rules_file=self.redact_rules,
         )
+        if not redactor.keyed:
+            from foldctl.cli.output import say
+
+            say(
+                "no --redact-key-file: placeholders are drawn for this run and will not "
+                "match another run's (pass --redact-key-file FILE to compare runs)"
+            )
+        return redactor
+
+
+#: ``--redact`` on a command that prints no message text: refused with the reason.
+NoRedactOpt = Annotated[bool, typer.Option("--redact", hidden=True)]
+
+
+def refuse_redact(redact: bool, command: str, reason: str) -> None:
+    """A usage error when ``--redact`` was given to a command with nothing to redact."""
+    if redact:
+        raise UsageError(f"{command} takes no --redact: {reason}")
+
+
+RedactionsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--redactions",
+        metavar="FILE",
+        help="Also write the review list of this run's placeholders to FILE (as "
+        "foldctl redactions prints it: JSON, or CSV, TSV, JSONL or text by FILE's "
+        "extension); implies --redact.",
+    ),
+]
 
 
 @group
 @dataclasses.dataclass(frozen=True)
 class Redaction:
-    """``--redact`` and how (any of the ``--redact-*`` options implies it)."""
+    """``--redact`` and how (any of the ``--redact-*`` options implies it), and
+    ``--redactions FILE``: the review list of the same run."""
 
     redact: RedactOpt = False
+    redactions: RedactionsOpt = None
     how: RedactionRules = RedactionRules()
 
     def redactor(self) -> foldctl.Redactor | None:
         """The redactor the options ask for, or None."""
-        if not (self.redact or self.how.given):
+        if not (self.redact or self.how.given or self.redactions):
             return None
         return self.how.redactor()
+
+    def review(
+        self,
+        redactor: foldctl.Redactor | None,
+        sources: Sequence[str | foldctl.RawSource] | foldctl.Conversation,
+        scheme: str | None = None,
+        exclude: Sequence[str] = (),
+    ) -> None:
+        """With ``--redactions FILE``: write the review list of ``sources`` (or of one
+        conversation as read) by the same redactor, so with the output's placeholders."""
+        if self.redactions is None or redactor is None:
+            return
+        from foldctl.cli.output import write_table
+
+        if isinstance(sources, foldctl.Conversation):
+            table = sources.redactions(redactor.sibling())
+        else:
+            table = foldctl.redactions(sources, redactor, scheme=scheme, exclude=exclude)
+        write_table("redactions", table, self.redactions)
 
 
 ModelOpt = Annotated[

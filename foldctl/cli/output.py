@@ -124,6 +124,22 @@ def answer(
     raise typer.Exit(int(result.exit_status))
 
 
+#: The format of a table written to a file, by the file's extension (else JSON).
+_BY_EXTENSION: Final = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".txt": "text"}
+
+
+def write_table(command: str, result: Any, path: Path) -> None:
+    """``command``'s result written to ``path`` as its extension says (JSON otherwise)."""
+    from foldctl.render.registry import render
+
+    fmt = OutputFormat(_BY_EXTENSION.get(path.suffix.lower(), "json"))
+    try:
+        with open(path, "wb") as stream:
+            render(command, fmt, result, Sink(stream, False, False, None))
+    except OSError as exc:
+        raise UsageError(f"--redactions {path}: cannot write: {exc.strerror}") from None
+
+
 def say(text: str) -> None:
     """A note on standard error, ``foldctl: ...``, on one safe line."""
     sys.stderr.write(f"foldctl: {one_line(text)}\n")

@@ -375,9 +375,9 @@ def _find_secret_value(text: str) -> Iterator[Span]:
         if at >= len(text):
             continue
         if text[at] == "[":  # a JSON list of values: each quoted string in it
-            for span in _quoted_items(text, at + 1):
-                yield span
-                pos = span[1]
+            for item in _quoted_items(text, at + 1):
+                yield item
+                pos = item[1]
             continue
         if text[at] in "\"'" or text.startswith('\\"', at):
             span = _quoted_value(text, at)

@@ -184,6 +184,7 @@ class Redactor:
         skip: str | Iterable[str] | None = None,
         rules: Rules | None = None,
     ) -> None:
+        self._keyed = key is not None
         if key is None:
             key = secrets.token_bytes(32)
         if not isinstance(key, bytes) or not key:
@@ -216,6 +217,24 @@ class Redactor:
         same placeholders), and a review list of its own."""
         only, skip = self._choice
         return _rebuild, (self._key, only, skip, self._rules)
+
+    def sibling(self) -> Redactor:
+        """A redactor that gives the same placeholders as this one (the same key, kinds,
+        rules and placeholders given out so far, shared from now on) with a review list
+        of its own: the review of one source while the output goes on."""
+        twin = Redactor.__new__(Redactor)
+        for name in (
+            "_key", "_choice", "_rules", "_builtin", "_builtin_kinds", "_custom",
+            "_specificity", "_canonical", "_by_digest", "_taken", "_keyed",
+        ):  # fmt: skip
+            setattr(twin, name, getattr(self, name))
+        twin._tally = {}
+        return twin
+
+    @property
+    def keyed(self) -> bool:
+        """True when the key was given (a key file), so placeholders match other runs'."""
+        return self._keyed
 
     @classmethod
     def from_options(

@@ -48,6 +48,7 @@ def claims(
         exclude=src.excludes(), folds=chosen,
     )  # fmt: skip
     emit("claims", out, result)
+    redaction.review(redactor, specs, scheme, src.excludes())
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)
     if result.facts is not None:

@@ -35,6 +35,8 @@ def diff(
     if old == "-" and new == "-":
         raise UsageError("diff - -: standard input can be read only once; give a file for one side")
     redactor = redaction.redactor()  # one key: one placeholder per value on both sides
-    result = foldctl.diff(source(old), source(new), scheme=scheme, force=force, redactor=redactor)
+    specs = [source(old), source(new)]
+    result = foldctl.diff(*specs, scheme=scheme, force=force, redactor=redactor)
     emit("diff", out, result)
+    redaction.review(redactor, specs, scheme)
     raise typer.Exit(ExitStatus.OK if result.identical else ExitStatus.FOUND)

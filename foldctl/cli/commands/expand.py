@@ -73,7 +73,8 @@ def expand(
             "--format json` lists them"
         )
     redactor = redaction.redactor()
-    conversation = opened(source_arg, scheme).redacted(redactor)
+    plain = opened(source_arg, scheme)
+    conversation = plain.redacted(redactor)
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     result = conversation.transcript(
@@ -81,4 +82,5 @@ def expand(
         folds=chosen, replays=expansion.mode(), claims=check,
     )  # fmt: skip
     emit("expand", out, result)
+    redaction.review(redactor, plain)
     unmatched(missing)

@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.completion import complete_source
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
 from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 
@@ -39,6 +39,7 @@ def export(
     out: Output,
     scheme: SchemeOpt = None,
     folds: Folds,
+    redaction: Redaction,
 ) -> None:
     """Write checkpoints, spans, messages and findings as Parquet tables under DIR.
 
@@ -48,16 +49,20 @@ def export(
     spans, messages and findings of the folds that pass (the manifest records the
     filter). Needs the fleet extra (pip install 'foldctl[fleet]'). Exit 0 when done, 1
     when no span passes the filter, 2 when a source could not be read (the others are
-    still exported). See docs/export.md.
+    still exported). With --redact, every string of the tables is redacted (a folder
+    holds redacted exports or plain ones, never both). See docs/export.md.
     """
     chosen = folds.filter()
+    redactor = redaction.redactor()
+    specs = sources(source_args)
     with progress_line("exporting") as progress:
         report = foldctl.export(
-            sources(source_args), to, jobs=src.jobs, scheme=scheme, exclude=src.excludes(),
-            progress=progress, folds=chosen,
+            specs, to, jobs=src.jobs, scheme=scheme, exclude=src.excludes(),
+            progress=progress, folds=chosen, redactor=redactor,
         )  # fmt: skip
     held = report.facts
     missing = None if held is None else chosen.unmatched(held, in_sources(report.count("exported")))
     if missing is not None:
         say(missing)
+    redaction.review(redactor, specs, scheme, src.excludes())
     answer("export", out, report, (outcome.error for outcome in report.outcomes))

@@ -43,9 +43,11 @@ def locate(
     if len(arguments) < 2:
         raise UsageError("locate needs at least one SOURCE and then a DIGEST")
     redactor = redaction.redactor()
+    specs = sources(arguments[:-1])
     with progress_line("locating") as progress:
         result = foldctl.locate(
-            sources(arguments[:-1]), arguments[-1], scheme=scheme, jobs=src.jobs,
+            specs, arguments[-1], scheme=scheme, jobs=src.jobs,
             exclude=src.excludes(), redactor=redactor, on_error=report_error, progress=progress,
         )  # fmt: skip
+    redaction.review(redactor, specs, scheme, src.excludes())
     answer("locate", out, result)

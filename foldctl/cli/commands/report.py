@@ -77,4 +77,5 @@ def report(
     write_file(output, data, result.evidence, what="the report")
     if output != "-":
         say(f"wrote {output} ({size_text(len(data))})")
+    redaction.review(redactor, [spec], scheme)
     unmatched(missing)

@@ -36,8 +36,10 @@ def show(
     exit 1 when none does (said on stderr, with what the checkpoint holds).
     """
     redactor = redaction.redactor()
-    conversation = opened(source_arg, scheme).redacted(redactor)
+    plain = opened(source_arg, scheme)
+    conversation = plain.redacted(redactor)
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     emit("show", out, foldctl.Overview(conversation.overview(claims=claims, folds=chosen)))
+    redaction.review(redactor, plain)
     unmatched(missing)
