@@ -20,7 +20,7 @@ import dataclasses
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -251,22 +251,12 @@ class RedactionRules:
         )
 
     def redactor(self) -> foldctl.Redactor:
-        """The redactor; without a key file, a line on stderr says that its placeholders
-        are this run's alone."""
-        redactor = foldctl.Redactor.from_options(
+        return foldctl.Redactor.from_options(
             key_file=self.redact_key_file,
             only=self.redact_only,
             skip=self.redact_skip,
             rules_file=self.redact_rules,
         )
-        if not redactor.keyed:
-            from foldctl.cli.output import say
-
-            say(
-                "no --redact-key-file: placeholders are drawn for this run and will not "
-                "match another run's (pass --redact-key-file FILE to compare runs)"
-            )
-        return redactor
 
 
 #: ``--redact`` on a command that prints no message text: refused with the reason.
@@ -306,25 +296,6 @@ class Redaction:
         if not (self.redact or self.how.given or self.redactions):
             return None
         return self.how.redactor()
-
-    def review(
-        self,
-        redactor: foldctl.Redactor | None,
-        sources: Sequence[str | foldctl.RawSource] | foldctl.Conversation,
-        scheme: str | None = None,
-        exclude: Sequence[str] = (),
-    ) -> None:
-        """With ``--redactions FILE``: write the review list of ``sources`` (or of one
-        conversation as read) by the same redactor, so with the output's placeholders."""
-        if self.redactions is None or redactor is None:
-            return
-        from foldctl.cli.output import write_table
-
-        if isinstance(sources, foldctl.Conversation):
-            table = sources.redactions(redactor.sibling())
-        else:
-            table = foldctl.redactions(sources, redactor, scheme=scheme, exclude=exclude)
-        write_table("redactions", table, self.redactions)
 
 
 ModelOpt = Annotated[

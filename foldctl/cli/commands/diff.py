@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import source
 from foldctl.cli.options import Output, Redaction, SchemeOpt
-from foldctl.cli.output import emit
+from foldctl.cli.output import emit, redaction_done
 from foldctl.errors import ExitStatus, UsageError
 
 
@@ -38,5 +38,5 @@ def diff(
     specs = [source(old), source(new)]
     result = foldctl.diff(*specs, scheme=scheme, force=force, redactor=redactor)
     emit("diff", out, result)
-    redaction.review(redactor, specs, scheme)
+    redaction_done(redaction, redactor, specs, scheme)
     raise typer.Exit(ExitStatus.OK if result.identical else ExitStatus.FOUND)

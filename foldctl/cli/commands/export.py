@@ -11,7 +11,7 @@ from foldctl.cli.app import command
 from foldctl.cli.completion import complete_source
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import answer, in_sources, say
+from foldctl.cli.output import answer, in_sources, redaction_done, say
 from foldctl.cli.progress import progress_line
 
 
@@ -64,5 +64,5 @@ def export(
     missing = None if held is None else chosen.unmatched(held, in_sources(report.count("exported")))
     if missing is not None:
         say(missing)
-    redaction.review(redactor, specs, scheme, src.excludes())
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     answer("export", out, report, (outcome.error for outcome in report.outcomes))

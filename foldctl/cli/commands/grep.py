@@ -12,7 +12,7 @@ from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import emit, in_sources, pager, say
+from foldctl.cli.output import emit, in_sources, pager, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
 
@@ -167,7 +167,7 @@ def grep(
         if quiet:
             raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())
         emit("grep", out, run)
-    redaction.review(redactor, specs, scheme, src.excludes())
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     held = run.facts
     if held is not None and not run.failed:
         searched = len(run.counts) - run.undecoded

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
-from foldctl.cli.options import NoRedactOpt, Output, RedactionRules, SchemeOpt, SourceArg
-from foldctl.cli.output import emit
+from foldctl.cli.options import (
+    NoRedactOpt,
+    Output,
+    RedactionRules,
+    SchemeOpt,
+    SourceArg,
+)
+from foldctl.cli.output import emit, note_unkeyed
 
 
 @command()
@@ -25,3 +31,4 @@ def redactions(
     """
     redactor = how.redactor()
     emit("redactions", out, opened(source_arg, scheme).redactions(redactor))
+    note_unkeyed(redactor)

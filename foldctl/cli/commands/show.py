@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit, unmatched
+from foldctl.cli.output import emit, redaction_done, unmatched
 
 
 @command()
@@ -41,5 +41,5 @@ def show(
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     emit("show", out, foldctl.Overview(conversation.overview(claims=claims, folds=chosen)))
-    redaction.review(redactor, plain)
+    redaction_done(redaction, redactor, plain)
     unmatched(missing)

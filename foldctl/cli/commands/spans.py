@@ -5,7 +5,7 @@ from __future__ import annotations
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit, unmatched
+from foldctl.cli.output import emit, redaction_done, unmatched
 
 
 @command()
@@ -28,7 +28,7 @@ def spans(
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     emit("spans", out, conversation.spans_table(chosen))
-    redaction.review(redactor, plain)
+    redaction_done(redaction, redactor, plain)
     unmatched(missing)
 
 
@@ -40,4 +40,4 @@ def stages(
     redactor = redaction.redactor()
     plain = opened(source_arg, scheme)
     emit("stages", out, plain.redacted(redactor).stages_table())
-    redaction.review(redactor, plain)
+    redaction_done(redaction, redactor, plain)

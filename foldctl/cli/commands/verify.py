@@ -11,7 +11,7 @@ from foldctl.cli.app import command
 from foldctl.cli.completion import choices, complete_codes, complete_source
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import answer, in_sources, say
+from foldctl.cli.output import answer, in_sources, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
@@ -88,5 +88,5 @@ def verify(
         note = chosen.unmatched(held, in_sources(sum(a.readable for a in report.audits)))
         if note is not None:
             say(note)  # and the exit status is 1: nothing was found to check
-    redaction.review(redactor, specs, scheme, src.excludes())
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     answer("verify", out, report, (audit.error for audit in report.audits))
