@@ -478,15 +478,23 @@ def _scheme_check(text: str, match: re.Match[str], *, bearer: bool) -> Span | No
 
 # An AWS secret access key under any name: 40 base64 characters (mixed case, a digit
 # or / or +, so never a hex hash) within 256 characters of an access key id.
+_BASE64_CHARS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+="
+)
 _BASE64_40: Final = lazy(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 
 
 def _find_aws_secret_near_id(text: str) -> Iterator[Span]:
-    last = 0
+    last = 0  # where the previous window's search stopped
     for key_start, key_end in _AWS_ACCESS_KEY(text):
         pos = max(last, key_start - 256)
-        stop = min(len(text), key_end + 256)
-        for match in _BASE64_40.finditer(text, pos, stop):
+        stop = key_end + 256
+        # a token that starts in the window ends at most 41 characters after it; the
+        # search stops there, and a match cut short by that bound is checked by hand
+        for match in _BASE64_40.finditer(text, pos, stop + 41):
+            if match.start() > stop or _after(text, match.end()) in _BASE64_CHARS:
+                continue
+            last = match.end()
             value = match.group()
             if (
                 any(c.isupper() for c in value)
@@ -494,7 +502,7 @@ def _find_aws_secret_near_id(text: str) -> Iterator[Span]:
                 and any(c.isdigit() or c in "/+" for c in value)
             ):
                 yield match.span()
-        last = stop
+        last = max(last, stop)
 
 
 # --- personal data -----------------------------------------------------------
@@ -775,17 +783,22 @@ def _canonical_iban(value: str) -> str:
 # a date are too often some other number and are left (docs/redaction.md, Limits).
 
 
-def _ids_bounded(text: str, start: int, end: int, glue: str = "-./") -> bool:
-    """Not glued to a word, an id or a number, nor one group of a longer run of numbers."""
+def _ids_bounded(
+    text: str, start: int, end: int, glue: str = "-./", *, grouped: bool = False
+) -> bool:
+    """Not glued to a word, an id or a number; a ``grouped`` shape (groups of digits and
+    blanks) also not one group of a longer run of numbers."""
     prev = _before(text, start)
     if prev and (_is_word(prev) or prev in glue):
-        return False
-    if prev == " " and text[start - 2 : start - 1].isdigit():
         return False
     tail = _after(text, end, 2)
     if tail[:1] and (_is_word(tail[0]) or (tail[0] in glue and tail[1:2].isdigit())):
         return False
-    return not (tail[:1] == " " and tail[1:2].isdigit())  # one group of a longer run
+    if not grouped:
+        return True
+    if prev == " " and text[start - 2 : start - 1].isdigit():
+        return False
+    return not (tail[:1] == " " and tail[1:2].isdigit())
 
 
 def _ssn_check(text: str, match: re.Match[str]) -> Span | None:
@@ -798,7 +811,7 @@ def _ssn_check(text: str, match: re.Match[str]) -> Span | None:
         return None
     if group == "00" or serial == "0000":
         return None
-    if not _ids_bounded(text, start, end):
+    if not _ids_bounded(text, start, end, grouped=True):
         return None
     return start, end
 
@@ -846,7 +859,7 @@ def verhoeff_ok(digits: str) -> bool:
 
 def _aadhaar_check(text: str, match: re.Match[str]) -> Span | None:
     start, end = match.span()
-    if not _ids_bounded(text, start, end, "-./+$€£,"):
+    if not _ids_bounded(text, start, end, "-./+$€£,", grouped=True):
         return None
     return (start, end) if verhoeff_ok(_digits(match.group())) else None
 
