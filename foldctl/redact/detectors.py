@@ -445,17 +445,17 @@ def _find_conn_password(text: str) -> Iterator[Span]:
 # with a digit (prose like "Bearer authentication" has none), a Basic credential that
 # decodes to user:password.
 _BEARER = _regex(
-    r"B(?:earer|EARER)[ \t]+([A-Za-z0-9_.~+/-]{16,4096}=*)(?![A-Za-z0-9_.~+/=-])",
+    r"B(?:earer|EARER)[ \t]{1,16}([A-Za-z0-9_.~+/-]{16,4096}={0,8})(?![A-Za-z0-9_.~+/=-])",
     group=1,
     check=lambda text, m: _scheme_check(text, m, bearer=True),
 )
 _BEARER_LOWER = _regex(
-    r"b(?:earer)[ \t]+([A-Za-z0-9_.~+/-]{16,4096}=*)(?![A-Za-z0-9_.~+/=-])",
+    r"b(?:earer)[ \t]{1,16}([A-Za-z0-9_.~+/-]{16,4096}={0,8})(?![A-Za-z0-9_.~+/=-])",
     group=1,
     check=lambda text, m: _scheme_check(text, m, bearer=True),
 )
 _BASIC = _regex(
-    r"[Bb](?:asic|ASIC)[ \t]+([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])",
+    r"[Bb](?:asic|ASIC)[ \t]{1,16}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])",
     group=1,
     check=lambda text, m: _scheme_check(text, m, bearer=False),
 )
