@@ -441,7 +441,8 @@ def _find_conn_password(text: str) -> Iterator[Span]:
         yield begin, end
 
 
-# A Bearer or Basic credential without its header name: a Bearer token of 16 or more
+# A Bearer or Basic credential without its header name (the scheme word capitalised, as
+# HTTP writes it, or in capitals): a Bearer token of 16 or more
 # with a digit (prose like "Bearer authentication" has none), a Basic credential that
 # decodes to user:password.
 _BEARER = _regex(
@@ -449,13 +450,8 @@ _BEARER = _regex(
     group=1,
     check=lambda text, m: _scheme_check(text, m, bearer=True),
 )
-_BEARER_LOWER = _regex(
-    r"b(?:earer)[ \t]{1,16}([A-Za-z0-9_.~+/-]{16,4096}={0,8})(?![A-Za-z0-9_.~+/=-])",
-    group=1,
-    check=lambda text, m: _scheme_check(text, m, bearer=True),
-)
 _BASIC = _regex(
-    r"[Bb](?:asic|ASIC)[ \t]{1,16}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])",
+    r"B(?:asic|ASIC)[ \t]{1,16}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])",
     group=1,
     check=lambda text, m: _scheme_check(text, m, bearer=False),
 )
@@ -985,7 +981,7 @@ DETECTORS: Final[dict[str, Detector]] = {
             "auth_header",
             "credential of an Authorization header (Bearer, Basic or Token scheme), or after "
             "a Bearer or Basic scheme word anywhere",
-            _chain(_AUTH_HEADER, _BEARER, _BEARER_LOWER, _BASIC),
+            _chain(_AUTH_HEADER, _BEARER, _BASIC),
             _same,
             60,
         ),
@@ -1118,6 +1114,7 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         },
     ),
     ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
+    ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
         r"-(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))"
@@ -1146,10 +1143,10 @@ _BYTE_GATES: Final = tuple(
 _AT_KINDS: Final = frozenset(("email", "url_password"))
 
 # Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
-# for words in any case: the words of a secret's name (context.py), "authorization"
-# and the scheme words, and the host of a Slack webhook.  A hit wakes every kind of
+# for words in any case: the words of a secret's name (context.py), "authorization",
+# and the host of a Slack webhook.  A hit wakes every kind of
 # its pattern (a necessary condition for each).  Each is led by a literal that is rare
-# in prose ('k', 'w', "cr", 'z', 'b').
+# in prose ('k', 'w', "cr", 'z').
 _FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _NOT_NAME: Final = b"[^a-z0-9\x00]"
 _FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tuple(
@@ -1164,17 +1161,19 @@ _FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tup
         (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
         (b"cr(?:(?<=secr)et|edential)", ("secret_value",)),  # secret, credential
         (b"z(?<=authoriz)", ("secret_value", "auth_header")),
-        (b"b(?:earer|asic)[ \t]", ("auth_header",)),
     )
 )
-_FOLDED_KINDS: Final = frozenset(k for _, wakes in _FOLDED_GATES for k in wakes)
 
 
-def _folded_kinds(data: bytes, enabled: frozenset[str], wake: set[str]) -> None:
-    """Add to ``wake`` the enabled kinds the folded gates find in ``data``."""
+def _folded_kinds(
+    data: bytes,
+    gates: tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    wake: set[str],
+) -> None:
+    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``."""
     folded = data.translate(_FOLD)
-    for pattern, wakes in _FOLDED_GATES:
-        if not wakes <= wake and not wakes.isdisjoint(enabled) and pattern.search(folded):
+    for pattern, wakes in gates:
+        if not wakes <= wake and pattern.search(folded):
             wake.update(wakes)
 
 
@@ -1279,7 +1278,7 @@ def _gated_kinds(text: str) -> set[str]:
     for gate, kinds_by_group in _GATES:
         for match in gate.finditer(text):
             wake.update(kinds_by_group[match.lastgroup or ""])
-    _folded_kinds(text.encode("utf-8", "surrogatepass"), _FOLDED_KINDS, wake)
+    _folded_kinds(text.encode("utf-8", "surrogatepass"), _FOLDED_GATES, wake)
     return wake
 
 
@@ -1366,15 +1365,15 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     text appears whole in ``data``.
     """
     kinds = enabled if isinstance(enabled, frozenset) else frozenset(enabled)
-    at, gates, digits, needles = _plan(kinds)
+    at, gates, folded, digits, needles = _plan(kinds)
     wake: set[str] = set()
     if at and b"@" in data:
         wake.update(_AT_KINDS)
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
-    if not _FOLDED_KINDS.isdisjoint(kinds):
-        _folded_kinds(data, kinds, wake)
+    if folded:
+        _folded_kinds(data, folded, wake)
     if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
     if digits or needles or json_text:
@@ -1427,6 +1426,7 @@ def _plan(
 ) -> tuple[
     bool,
     tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
+    tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
     frozenset[str],
     frozenset[str],
 ]:
@@ -1436,8 +1436,10 @@ def _plan(
         for char, gate, wakes in _BYTE_GATES
         if not wakes.isdisjoint(enabled)
     )
+    folded = tuple((p, wakes & enabled) for p, wakes in _FOLDED_GATES if wakes & enabled)
     at = not _AT_KINDS.isdisjoint(enabled)
-    return at, gates, _WINDOW_KINDS & enabled, frozenset(("iban", "uk_nino")) & enabled
+    needles = frozenset(("iban", "uk_nino")) & enabled
+    return at, gates, folded, _WINDOW_KINDS & enabled, needles
 
 
 class DetectorFailed(Exception):
