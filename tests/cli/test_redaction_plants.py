@@ -201,3 +201,65 @@ def test_the_review_file_lists_the_placeholders_printed(tmp_path: Path) -> None:
     shown = {r["placeholder"] for row in jsonl(printed.stdout) for r in row["redactions"]}
     assert shown and shown <= placeholders
     assert {r["kind"] for r in rows} == set(kinds())
+
+
+def test_with_a_key_file_the_review_file_is_what_redactions_prints(tmp_path: Path) -> None:
+    source = str(SAMPLES / "nested_chain.json")
+    key = tmp_path / "key"
+    key.write_text(KEY)
+    review = tmp_path / "review.csv"
+    shown = run_cli(
+        "show", source, "--redact-key-file", str(key), "--redactions", str(review), "-f", "json"
+    )
+    assert shown.exit_code == 0 and shown.stderr == ""  # keyed: no note
+    listed = run_cli("redactions", source, "--redact-key-file", str(key), "-f", "csv")
+    assert review.read_bytes() == listed.stdout_bytes
+    assert "[redacted:email:" in listed.stdout
+
+
+def test_a_review_of_several_sources_names_each(tmp_path: Path) -> None:
+    one, two = tmp_path / "a.json", tmp_path / "b.json"
+    one.write_bytes((SAMPLES / "nested_chain.json").read_bytes())
+    two.write_bytes((SAMPLES / "nested_chain.json").read_bytes())
+    review = tmp_path / "review.jsonl"
+    found = run_cli("grep", "reply sent to", str(one), str(two), "--redactions", str(review))
+    assert found.exit_code == 0
+    rows = jsonl(review.read_text("utf-8"))
+    assert {r["source"] for r in rows} == {str(one), str(two)}
+    placeholders = {r["placeholder"] for r in rows}
+    assert len(placeholders) == 1 and placeholders.pop() in found.stdout
+
+
+def test_export_redacts_and_keeps_a_folder_of_one_kind(tmp_path: Path) -> None:
+    source = str(agentfootprint(tmp_path / "planted.json"))
+    folder = tmp_path / "shared"
+    done = run_cli("export", source, "--to", str(folder), "--redact")
+    assert done.exit_code == 0, done.stderr
+    manifest = json.loads((folder / "manifest.json").read_text("utf-8"))
+    assert [e.get("redacted") for e in manifest["exports"]] == [True]
+    tables = parquet_text(folder)
+    assert "[redacted:secret_value:" in tables and not leaks(tables)
+    mixed = run_cli("export", str(SAMPLES / "nested_chain.json"), "--to", str(folder))
+    assert mixed.exit_code == 2 and "holds redacted exports" in mixed.stderr
+    plain = tmp_path / "plain"
+    assert run_cli("export", source, "--to", str(plain)).exit_code == 0
+    assert leaks(parquet_text(plain))  # without --redact the tables carry everything
+    again = run_cli("export", source, "--to", str(plain), "--redact")
+    assert again.exit_code == 2 and "written without --redact" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        (["sessions", str(SAMPLES / "sessions.db")], "never message text"),
+        (["fingerprint", "hello"], "no message text"),
+        (["schema", "show"], "never a checkpoint's text"),
+    ],
+)
+def test_a_command_with_no_message_text_refuses_redact_with_a_reason(
+    command: list[str], reason: str
+) -> None:
+    result = run_cli(*command, "--redact")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"foldctl: error: {command[0]} takes no --redact: ")
+    assert reason in result.stderr and result.stderr.count("\n") == 1
