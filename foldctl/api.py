@@ -359,6 +359,34 @@ def _on_done(found: Expansion, progress: Progress | None) -> Callable[[int], Non
     return lambda i: progress.advance(sizes[i])
 
 
+def redactions(
+    sources: Sources,
+    redactor: Redactor,
+    *,
+    scheme: str | None = None,
+    exclude: str | Sequence[str] = (),
+) -> Table:
+    """What ``--redactions FILE`` writes: the review list of ``sources`` (one or many,
+    as ``verify`` takes them) by ``redactor``, so with the placeholders of the output it
+    redacted.  One row per placeholder and source (a ``source`` column first when there
+    are several); a source that cannot be read is left out (the command said so)."""
+    from foldctl.query.records import Table
+    from foldctl.redact.apply import REVIEW_COLUMNS, review
+    from foldctl.sources.files import source_name
+
+    found = _scan(_items(sources, "redactions"), exclude)
+    several = len(found.sources) > 1
+    rows: list[dict[str, Any]] = []
+    for spec in found.sources:
+        try:
+            graph = open(spec, scheme=scheme).graph
+        except FoldctlError:
+            continue
+        for row in review(graph, redactor.sibling()):
+            rows.append({"source": source_name(spec), **row} if several else row)
+    return Table(rows, ("source", *REVIEW_COLUMNS) if several else REVIEW_COLUMNS)
+
+
 def verify(
     sources: Sources,
     *,
@@ -370,13 +398,15 @@ def verify(
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
     folds: FoldFilter | None = None,
+    redactor: Redactor | None = None,
 ) -> VerifyReport:
     """The audit of many sources (files, directories, stores), with ``verify``'s verdict:
     each source's :meth:`Conversation.audit` (``claims=True``: with the ``claim-*``
     findings, as ``verify --claims``), the codes in ``ignore`` left out, exit status 1
     when a finding reaches ``fail_on``.  A source that cannot be read is in the report,
     not raised.  ``jobs`` worker processes (``None``: one per CPU).  With ``folds``, the
-    findings about the spans that pass (``report.facts`` says what the sources held)."""
+    findings about the spans that pass (``report.facts`` says what the sources held).
+    With ``redactor``, the findings' sentences quote no secret."""
     from foldctl.audit.batch import Check, audit_sources, build_report
     from foldctl.audit.codes import CODES, SEVERITIES
     from foldctl.graph.filters import NO_FILTER
@@ -397,6 +427,14 @@ def verify(
         found.entries, scheme, jobs=jobs, on_done=_on_done(found, progress),
         lenient=found.from_directories, checks=checks, folds=folds or NO_FILTER,
     )  # fmt: skip
+    if redactor is not None:
+        import dataclasses
+
+        from foldctl.redact.apply import redact_findings
+
+        audits = [
+            dataclasses.replace(a, findings=redact_findings(redactor, a.findings)) for a in audits
+        ]
     return build_report(
         audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=_excludes(exclude)
     )
@@ -575,12 +613,14 @@ def export(
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
     folds: FoldFilter | None = None,
+    redactor: Redactor | None = None,
 ) -> ExportReport:
     """What ``foldctl export`` does: every source's tables written as Parquet under ``to``
     (a partition per run, only what its manifest does not hold yet), and the report of
     it; with ``folds``, the spans, messages and findings of the folds that pass
-    (``report.facts`` says what the sources held).  Needs the ``fleet`` extra
-    (docs/export.md)."""
+    (``report.facts`` says what the sources held); with ``redactor``, every string of
+    the tables redacted (a folder holds redacted exports or plain ones, never both).
+    Needs the ``fleet`` extra (docs/export.md)."""
     from foldctl.optional import ensure
 
     ensure("pyarrow", "export")  # said before foldctl.parquet names a module of its own
@@ -590,10 +630,12 @@ def export(
     found = _scan(_items(sources, "export"), exclude)
     chosen = folds or NO_FILTER
     if progress is None:
-        return export_to([], to, jobs=jobs, scheme=scheme, found=found, folds=chosen)
+        return export_to(
+            [], to, jobs=jobs, scheme=scheme, found=found, folds=chosen, redactor=redactor
+        )
     _told(found, progress)
     return export_to(
-        [], to, jobs=jobs, scheme=scheme, found=found, folds=chosen,
+        [], to, jobs=jobs, scheme=scheme, found=found, folds=chosen, redactor=redactor,
         on_done=lambda count, nbytes: progress.advance(nbytes, count),
     )  # fmt: skip
 

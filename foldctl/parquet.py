@@ -53,6 +53,8 @@ from foldctl.version import __version__
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
+
+    from foldctl.redact.redactor import Redactor
 else:
     pq = require("pyarrow.parquet", "export")
 
@@ -169,6 +171,7 @@ BatchItem = tuple[
     str,
     dict[str, frozenset[str]],
     FoldFilter,
+    "Redactor | None",
 ]
 
 
@@ -178,13 +181,14 @@ def _one(
     scheme: str | None,
     done: dict[str, frozenset[str]],
     folds: FoldFilter,
+    redactor: Redactor | None,
 ) -> tuple[SourceExport, Any]:
     name = source_name(spec)
     try:
         stored = read_stored(spec)
         if stored.sha256 in done.get(stored.name, frozenset()):
             return SourceExport(name, "already exported", stored.sha256), None
-        tables = stored_tables(stored, scheme, version=__version__, folds=folds)
+        tables = stored_tables(stored, scheme, version=__version__, folds=folds, redactor=redactor)
     except NotACheckpoint as e:
         status: Status = "not a checkpoint" if lenient else "unreadable"
         return SourceExport(name, status, error=None if lenient else e), None
@@ -196,11 +200,11 @@ def _one(
 
 def export_batch(item: BatchItem) -> BatchResult:
     """Read, hash and tabulate a batch of sources; write one file per table into staging."""
-    number, specs, scheme, staging, done, folds = item
+    number, specs, scheme, staging, done, folds, redactor = item
     gathered: dict[str, Columns] = {}
     outcomes = []
     for spec, lenient in specs:
-        outcome, tables = _one(spec, lenient, scheme, done, folds)
+        outcome, tables = _one(spec, lenient, scheme, done, folds, redactor)
         outcomes.append(outcome)
         if tables is not None:
             extend(gathered, tables)
@@ -375,6 +379,7 @@ def export(
     found: Expansion | None = None,
     on_done: Callable[[int, int], None] | None = None,
     folds: FoldFilter = NO_FILTER,
+    redactor: Redactor | None = None,
 ) -> ExportReport:
     """Export every source (files, directories, patterns, stores, ``STORE.db#ID``) to
     Parquet tables under ``to``, skipping what its manifest already holds; with
@@ -383,7 +388,10 @@ def export(
 
     ``jobs`` worker processes (``None``: one per CPU); ``on_done(sources, bytes)`` is told
     of each batch as it finishes.  A source that cannot be read is reported in the result
-    (``unreadable``), and the others are still exported."""
+    (``unreadable``), and the others are still exported.  With ``redactor`` every string
+    of the tables is redacted; a folder holds redacted exports or plain ones, never
+    both (:class:`~foldctl.errors.UsageError` otherwise), so a redacted folder can be
+    shared whole."""
     if scheme is not None:
         require_scheme(scheme)
     folder = Path(to)
@@ -392,8 +400,24 @@ def export(
     found = found if found is not None else scan_sources(sources, excludes)
     with _Lock(folder / LOCK):
         manifest = read_manifest(folder)
+        _check_redaction(folder, manifest, redactor is not None)
         recover(folder, manifest)
-        return _export(folder, manifest, found, jobs, scheme, on_done, folds)
+        return _export(folder, manifest, found, jobs, scheme, on_done, folds, redactor)
+
+
+def _check_redaction(folder: Path, manifest: dict[str, Any], redacted: bool) -> None:
+    """Refuse to mix redacted and plain exports in one folder."""
+    for entry in manifest["exports"]:
+        if bool(entry.get("redacted")) != redacted:
+            if redacted:
+                raise UsageError(
+                    f"--redact: {folder} holds exports written without --redact; a redacted "
+                    "export goes to a folder of its own, so that the whole folder can be shared"
+                )
+            raise UsageError(
+                f"{folder} holds redacted exports (written with --redact); export into it "
+                "with --redact too, or into another folder"
+            )
 
 
 def _export(
@@ -404,6 +428,7 @@ def _export(
     scheme: str | None,
     on_done: Callable[[int, int], None] | None,
     folds: FoldFilter,
+    redactor: Redactor | None = None,
 ) -> ExportReport:
     now = _now()
     export_id = new_export_id(now, manifest)
@@ -429,7 +454,7 @@ def _export(
     ):
         names = {source_name(s) for s, _ in batch}
         kept = {k: v for k, v in done.items() if k in names}
-        items.append((number, batch, scheme, str(staging), kept, folds))
+        items.append((number, batch, scheme, str(staging), kept, folds, redactor))
         weights.append(weight)
     progress = None if on_done is None else (lambda i, r: on_done(len(r.outcomes), weights[i]))
     results = list(
@@ -463,6 +488,7 @@ def _export(
             "rows": report.rows(),
             "sources": [{"source": o.source, "sha256": o.sha256} for o in exported],
             **({"folds": folds.describe()} if folds.active else {}),
+            **({"redacted": True} if redactor is not None else {}),
         }
     )
     manifest["format"] = FORMAT

@@ -270,17 +270,41 @@ class RedactionRules:
         )
 
 
+#: ``--redact`` on a command that prints no message text: refused with the reason.
+NoRedactOpt = Annotated[bool, typer.Option("--redact", hidden=True)]
+
+
+def refuse_redact(redact: bool, command: str, reason: str) -> None:
+    """A usage error when ``--redact`` was given to a command with nothing to redact."""
+    if redact:
+        raise UsageError(f"{command} takes no --redact: {reason}")
+
+
+RedactionsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--redactions",
+        metavar="FILE",
+        help="Also write the review list of this run's placeholders to FILE (as "
+        "foldctl redactions prints it: JSON, or CSV, TSV, JSONL or text by FILE's "
+        "extension); implies --redact.",
+    ),
+]
+
+
 @group
 @dataclasses.dataclass(frozen=True)
 class Redaction:
-    """``--redact`` and how (any of the ``--redact-*`` options implies it)."""
+    """``--redact`` and how (any of the ``--redact-*`` options implies it), and
+    ``--redactions FILE``: the review list of the same run."""
 
     redact: RedactOpt = False
+    redactions: RedactionsOpt = None
     how: RedactionRules = RedactionRules()
 
     def redactor(self) -> foldctl.Redactor | None:
         """The redactor the options ask for, or None."""
-        if not (self.redact or self.how.given):
+        if not (self.redact or self.how.given or self.redactions):
             return None
         return self.how.redactor()
 

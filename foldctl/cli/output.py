@@ -8,16 +8,17 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NoReturn, cast
 
 import typer
 
+import foldctl
 from foldctl import one_line
 from foldctl.cli.errors import report_error
-from foldctl.cli.options import Output
+from foldctl.cli.options import Output, Redaction
 from foldctl.errors import ExitStatus, FoldctlError, UsageError
 from foldctl.render import Output as Sink
 from foldctl.render import OutputFormat
@@ -122,6 +123,52 @@ def answer(
             report_error(error)
     emit(command, out, result)
     raise typer.Exit(int(result.exit_status))
+
+
+#: The format of a table written to a file, by the file's extension (else JSON).
+_BY_EXTENSION: Final = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".txt": "text"}
+
+
+def write_table(command: str, result: Any, path: Path) -> None:
+    """``command``'s result written to ``path`` as its extension says (JSON otherwise)."""
+    from foldctl.render.registry import render
+
+    fmt = OutputFormat(_BY_EXTENSION.get(path.suffix.lower(), "json"))
+    try:
+        with open(path, "wb") as stream:
+            render(command, fmt, result, Sink(stream, False, False, None))
+    except OSError as exc:
+        raise UsageError(f"--redactions {path}: cannot write: {exc.strerror}") from None
+
+
+def note_unkeyed(redactor: foldctl.Redactor | None) -> None:
+    """After the output: one line on stderr when its placeholders were drawn for this run
+    (no key file), so they will not match another run's."""
+    if redactor is not None and not redactor.keyed:
+        say(
+            "no --redact-key-file: the placeholders were drawn for this run and will not "
+            "match another run's (pass --redact-key-file FILE to compare runs)"
+        )
+
+
+def redaction_done(
+    redaction: Redaction,
+    redactor: foldctl.Redactor | None,
+    sources: Sequence[str | foldctl.RawSource] | foldctl.Conversation,
+    scheme: str | None = None,
+    exclude: Sequence[str] = (),
+) -> None:
+    """After the output: with ``--redactions FILE``, the review list of ``sources`` (or of
+    one conversation as read) by the same redactor, so with the output's placeholders;
+    without a key file, the note that they are this run's alone."""
+    note_unkeyed(redactor)
+    if redaction.redactions is None or redactor is None:
+        return
+    if isinstance(sources, foldctl.Conversation):
+        table = sources.redactions(redactor.sibling())
+    else:
+        table = foldctl.redactions(sources, redactor, scheme=scheme, exclude=exclude)
+    write_table("redactions", table, redaction.redactions)
 
 
 def say(text: str) -> None:

@@ -40,6 +40,8 @@ from foldctl.graph.walk import (
 from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
+from foldctl.redact.apply import redact_graph
+from foldctl.redact.redactor import Redactor
 from foldctl.schemas.parquet import TABLES
 from foldctl.sources.files import Buffer, RawSource, SourceSpec, read_bytes
 
@@ -279,15 +281,25 @@ def checkpoint_row(
 
 
 def stored_tables(
-    stored: Stored, scheme: str | None = None, *, version: str, folds: FoldFilter = NO_FILTER
+    stored: Stored,
+    scheme: str | None = None,
+    *,
+    version: str,
+    folds: FoldFilter = NO_FILTER,
+    redactor: Redactor | None = None,
 ) -> SourceTables:
     """The four tables of bytes read by :func:`read_stored` (``version``: the foldctl that
     writes them); raises :class:`~foldctl.errors.FoldctlError` when they are not a
     checkpoint, or when replayed summaries would make its messages table far larger than
     the record (:func:`~foldctl.graph.walk.check_expansion`).  With ``folds``, the spans,
-    messages and findings of the folds that pass (the checkpoint's row is whole)."""
+    messages and findings of the folds that pass (the checkpoint's row is whole).  With
+    ``redactor``, every string a table holds of the checkpoint is redacted (the keys,
+    digests and fingerprints are the original's; findings are found in the original)."""
     graph, note = join(load_stored(stored), scheme)
     check_expansion(graph, floating=True)
+    original = graph
+    if redactor is not None:
+        graph = redact_graph(graph, redactor)
     key = (stored.name, stored.sha256, graph.checkpoint.format)
     facts = folds.facts(graph.spans) if folds.active else None
     tables = {t: empty_columns(t) for t in TABLES}
@@ -296,7 +308,9 @@ def stored_tables(
     messages = message_rows(graph, key, tables["messages"], folds)
     found = tables["findings"]
     count = 0
-    for row in finding_rows(graph, folds):
+    for row in finding_rows(original, folds):
+        if redactor is not None:
+            row = redactor.redact_value(row, f"finding {row.get('code')}")[0]
         _key(found, key)
         for name, value in row.items():
             found[name].append(value)

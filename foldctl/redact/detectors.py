@@ -23,6 +23,7 @@ strings of a message in one pass, joined by U+0000 (``redactor.py``).
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from functools import lru_cache
 from typing import Final
 
 from foldctl.lazyre import lazy
+from foldctl.redact.context import TEMPLATE, is_authorization, secret_name, secret_value_span
 
 __all__ = [
     "DETECTORS",
@@ -157,8 +159,12 @@ _regex = _Regex
 
 def _chain(*finders: Finder) -> Finder:
     def find(text: str) -> Iterator[Span]:
+        seen: set[Span] = set()
         for finder in finders:
-            yield from finder(text)
+            for span in finder(text):
+                if span not in seen:
+                    seen.add(span)
+                    yield span
 
     return find
 
@@ -272,6 +278,227 @@ def _find_url_password(text: str) -> Iterator[Span]:
                 yield match.span(1)
                 nxt = match.end()
         sep = text.find("://", nxt)
+
+
+# --- secrets by their context: the name they sit under, a scheme word ---------------
+
+# Where a name that says "secret" is found: the word, in any case.  Linear: a fixed
+# alternation of literals; the name around the word is walked in Python, bounded.
+_NAME_WORD: Final = lazy(
+    r"(?i:token|secret|passw|pwd|api[^A-Za-z0-9\x00]?key|cookie|credential"
+    r"|private[^A-Za-z0-9\x00]?key)",
+    re.ASCII,
+)
+_NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+# After a name: its closing quote (plain or JSON-escaped), blanks, the separator.
+_ASSIGN: Final = lazy(r"(?:\\?[\"'])?[ \t]{0,4}(?::=|=>|:|=)[ \t]{0,4}")
+_UNQUOTED: Final = lazy(r"[^\s\"'`,;&<>()\[\]{}\x00\\]{1,4096}")
+_TO_LINE_END: Final = lazy(r"[^\r\n\x00\"'\\]{1,4096}")
+_CREDENTIAL_MARK: Final = frozenset("0123456789!@#%^*+/=~?")
+
+
+def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The name (letters, digits, ``_ . -``) around ``text[start:end]``, at most 64 each way."""
+    floor = max(0, start - 64)
+    while start > floor and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    ceil = min(len(text), end + 64)
+    while end < ceil and text[end] in _NAME_CHARS:
+        end += 1
+    return start, end
+
+
+def _quoted_value(text: str, pos: int) -> tuple[int, int] | None:
+    """The inside of the quoted string at ``pos`` (``"…"``, ``'…'`` or ``\\"…\\"``); a
+    string cut off before its closing quote runs to the end of its line."""
+    escaped = text.startswith('\\"', pos)
+    quote = '\\"' if escaped else text[pos]
+    begin = pos + len(quote)
+    stop = begin
+    limit = min(len(text), begin + 4096)
+    while stop < limit:
+        ch = text[stop]
+        if ch in "\r\n\x00":
+            break
+        if text.startswith(quote, stop) and not (not escaped and text[stop - 1] == "\\"):
+            break
+        stop += 1
+    return (begin, stop) if stop > begin else None
+
+
+def _quoted_items(text: str, pos: int) -> Iterator[Span]:
+    """The secrets among the quoted strings of a list that starts at ``pos`` (at most 64)."""
+    for _ in range(64):
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if pos >= len(text) or not (text[pos] in "\"'" or text.startswith('\\"', pos)):
+            return
+        span = _quoted_value(text, pos)
+        if span is None:
+            return
+        inner = secret_value_span(text[span[0] : span[1]])
+        if inner is not None:
+            yield span[0] + inner[0], span[0] + inner[1]
+        pos = span[1] + (2 if text.startswith('\\"', span[1]) else 1)
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if not text.startswith(",", pos):
+            return
+        pos += 1
+
+
+def _looks_like_credential(value: str) -> bool:
+    """An unquoted value: a digit or a symbol, or mixed case and 8 or more (not a dotted
+    path); so ``password: str``, ``token = get_token()``, ``api_key=API_KEY`` are code."""
+    if any(ch in _CREDENTIAL_MARK for ch in value):
+        return True
+    return len(value) >= 8 and "." not in value and not value.islower() and not value.isupper()
+
+
+def _find_secret_value(text: str) -> Iterator[Span]:
+    """The value after a name that names a secret: ``password=…``, ``"secret": "…"``,
+    ``api_key: …``, ``Cookie: …`` (see :mod:`foldctl.redact.context`)."""
+    pos = 0
+    while True:
+        word = _NAME_WORD.search(text, pos)
+        if word is None:
+            return
+        name_start, name_end = _name_around(text, *word.span())
+        pos = max(name_end, word.end())
+        name = text[name_start:name_end].strip(".-")
+        if is_authorization(name) or not secret_name(name):
+            continue
+        assign = _ASSIGN.match(text, name_end)
+        if assign is None:
+            continue
+        at = assign.end()
+        if at >= len(text):
+            continue
+        if text[at] == "[":  # a JSON list of values: each quoted string in it
+            for item in _quoted_items(text, at + 1):
+                yield item
+                pos = item[1]
+            continue
+        if text[at] in "\"'" or text.startswith('\\"', at):
+            span = _quoted_value(text, at)
+            if span is None:
+                continue
+            inner = secret_value_span(text[span[0] : span[1]])
+            if inner is None:
+                continue
+            yield span[0] + inner[0], span[0] + inner[1]
+            pos = span[1]
+            continue
+        low = name.lower()
+        if "cookie" in low:
+            value = _TO_LINE_END.match(text, at)
+        else:
+            value = _UNQUOTED.match(text, at)
+            if value is not None and not _looks_like_credential(value.group()):
+                continue
+        if value is None or TEMPLATE.fullmatch(value.group()):
+            continue
+        if _after(text, value.end()) == "(":
+            continue  # a call, not a value
+        yield value.span()
+        pos = value.end()
+
+
+# key=value connection strings (libpq, ADO.NET, ODBC, JDBC properties): the value of
+# password= / pwd=, whatever it looks like, when another connection key is near.
+_CONN_PASSWORD = lazy(
+    r"(?i:passw(?:or)?d|pwd)[ \t]?=[ \t]?('(?:[^'\\\x00\r\n]|\\[^\x00]){0,512}'"
+    r"|\{[^}\x00\r\n]{0,512}\}|[^\s;'\"\x00]{1,512})",
+    re.ASCII,
+)
+_CONN_KEY: Final = lazy(
+    r"(?i:host|hostaddr|port|dbname|user|username|server|database|uid|user id|data source"
+    r"|initial catalog|sslmode|driver|dsn)[ \t]?=",
+    re.ASCII,
+)
+
+
+def _find_conn_password(text: str) -> Iterator[Span]:
+    for match in _CONN_PASSWORD.finditer(text):
+        start = match.start()
+        prev = _before(text, start)
+        if prev and (_is_word(prev) or prev in ".-"):
+            continue
+        if _CONN_KEY.search(text, max(0, start - 256), min(len(text), match.end() + 256)) is None:
+            continue
+        begin, end = match.span(1)
+        if text[begin] in "'{":
+            begin, end = begin + 1, end - 1
+        elif ";" in text[max(0, start - 256) : start]:
+            # ADO.NET / ODBC: a value runs to the next ';' (it may hold spaces)
+            stop = begin
+            limit = min(len(text), begin + 512)
+            while stop < limit and text[stop] not in ";\r\n\x00":
+                stop += 1
+            end = max(end, len(text[begin:stop].rstrip()) + begin)
+        if begin >= end or TEMPLATE.fullmatch(text, begin, end):
+            continue
+        yield begin, end
+
+
+# A Bearer or Basic credential without its header name (the scheme word capitalised, as
+# HTTP writes it, or in capitals): a Bearer token of 16 or more
+# with a digit (prose like "Bearer authentication" has none), a Basic credential that
+# decodes to user:password.
+_BEARER = _regex(
+    r"B(?:earer|EARER)[ \t]{1,16}([A-Za-z0-9_.~+/-]{16,4096}={0,8})(?![A-Za-z0-9_.~+/=-])",
+    group=1,
+    check=lambda text, m: _scheme_check(text, m, bearer=True),
+)
+_BASIC = _regex(
+    r"B(?:asic|ASIC)[ \t]{1,16}([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])",
+    group=1,
+    check=lambda text, m: _scheme_check(text, m, bearer=False),
+)
+
+
+def _scheme_check(text: str, match: re.Match[str], *, bearer: bool) -> Span | None:
+    if _is_word(_before(text, match.start()) or " "):
+        return None
+    value = match.group(1)
+    if bearer:
+        return match.span(1) if any("0" <= ch <= "9" for ch in value) else None
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except ValueError:
+        return None
+    if b":" not in decoded or not decoded.isascii() or not decoded.decode().isprintable():
+        return None
+    return match.span(1)
+
+
+# An AWS secret access key under any name: 40 base64 characters (mixed case, a digit
+# or / or +, so never a hex hash) within 256 characters of an access key id.
+_BASE64_CHARS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+="
+)
+_BASE64_40: Final = lazy(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+def _find_aws_secret_near_id(text: str) -> Iterator[Span]:
+    last = 0  # where the previous window's search stopped
+    for key_start, key_end in _AWS_ACCESS_KEY(text):
+        pos = max(last, key_start - 256)
+        stop = key_end + 256
+        # a token that starts in the window ends at most 41 characters after it; the
+        # search stops there, and a match cut short by that bound is checked by hand
+        for match in _BASE64_40.finditer(text, pos, stop + 41):
+            if match.start() > stop or _after(text, match.end()) in _BASE64_CHARS:
+                continue
+            last = match.end()
+            value = match.group()
+            if (
+                any(c.isupper() for c in value)
+                and any(c.islower() for c in value)
+                and any(c.isdigit() or c in "/+" for c in value)
+            ):
+                yield match.span()
+        last = max(last, stop)
 
 
 # --- personal data -----------------------------------------------------------
@@ -541,6 +768,145 @@ def _canonical_iban(value: str) -> str:
     return value.replace(" ", "")
 
 
+# --- national identity numbers: US, UK, India, China, Brazil --------------------
+#
+# The largest locales with a printed shape that nothing else has: the US social
+# security number (ddd-dd-dddd, with the SSA's rules for the area, group and serial),
+# the UK National Insurance number (HMRC's prefix letters, six digits, A-D), India's
+# Aadhaar (12 digits in groups of four, Verhoeff check), China's resident identity
+# number (18 characters, region, birth date, ISO 7064 MOD 11-2 check) and Brazil's CPF
+# (ddd.ddd.ddd-dd, two mod-11 check digits).  Shapes without a separator, a checksum or
+# a date are too often some other number and are left (docs/redaction.md, Limits).
+
+
+def _ids_bounded(
+    text: str, start: int, end: int, glue: str = "-./", *, grouped: bool = False
+) -> bool:
+    """Not glued to a word, an id or a number; a ``grouped`` shape (groups of digits and
+    blanks) also not one group of a longer run of numbers."""
+    prev = _before(text, start)
+    if prev and (_is_word(prev) or prev in glue):
+        return False
+    tail = _after(text, end, 2)
+    if tail[:1] and (_is_word(tail[0]) or (tail[0] in glue and tail[1:2].isdigit())):
+        return False
+    if not grouped:
+        return True
+    if prev == " " and text[start - 2 : start - 1].isdigit():
+        return False
+    return not (tail[:1] == " " and tail[1:2].isdigit())
+
+
+def _ssn_check(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.start() - 3, match.end()
+    if start < 0:
+        return None
+    value = text[start:end]
+    area, group, serial = value[:3], value[4:6], value[7:]
+    if not area.isdigit() or area in ("000", "666") or area[0] == "9":
+        return None
+    if group == "00" or serial == "0000":
+        return None
+    if not _ids_bounded(text, start, end, grouped=True):
+        return None
+    return start, end
+
+
+# Starts at the first '-', so ``re`` skips to the dashes; the area is checked behind it.
+_SSN = _regex(r"-(?<=[0-9]{3}-)[0-9]{2}-[0-9]{4}", check=_ssn_check, needles=("-",))
+
+_NINO_PREFIX_BAD: Final = frozenset(("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"))
+
+
+def _nino_check(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.span()
+    if match.group()[:2] in _NINO_PREFIX_BAD or not _ids_bounded(text, start, end, "-./"):
+        return None
+    return start, end
+
+
+_NINO = _regex(
+    r"[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z](?:[0-9]{6}|(?: [0-9]{2}){3} ?)[A-D]",
+    check=_nino_check,
+)
+
+_VERHOEFF_D: Final = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
+    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6), (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
+    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8), (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2), (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
+    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4), (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)  # fmt: skip
+_VERHOEFF_P: Final = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
+    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2), (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
+    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0), (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5), (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)  # fmt: skip
+
+
+def verhoeff_ok(digits: str) -> bool:
+    """The Verhoeff check over a string of ASCII digits (Aadhaar's check digit)."""
+    c = 0
+    for i, ch in enumerate(reversed(digits)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][ord(ch) - 48]]
+    return c == 0
+
+
+def _aadhaar_check(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.span()
+    if not _ids_bounded(text, start, end, "-./+$€£,", grouped=True):
+        return None
+    return (start, end) if verhoeff_ok(_digits(match.group())) else None
+
+
+_AADHAAR = _regex(r"[2-9][0-9]{3}(?P<g>[ -])[0-9]{4}(?P=g)[0-9]{4}", check=_aadhaar_check)
+
+
+def cn_resident_id_ok(value: str) -> bool:
+    """China's resident identity number: 17 digits and a check digit (or X) by ISO 7064
+    MOD 11-2, a region starting 1-8 and a plausible birth date (1900-2099)."""
+    if len(value) != 18 or not value[:17].isdigit() or value[0] not in "12345678":
+        return False
+    year, month, day = int(value[6:10]), int(value[10:12]), int(value[12:14])
+    if not (1900 <= year <= 2099 and 1 <= month <= 12 and 1 <= day <= 31):
+        return False
+    total = sum(int(ch) * (2 ** (17 - i) % 11) for i, ch in enumerate(value[:17]))
+    check = (12 - total % 11) % 11
+    return value[17] == ("X" if check == 10 else str(check))
+
+
+def _cn_check(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.span()
+    if not _ids_bounded(text, start, end, "-./+$€£,") or not cn_resident_id_ok(match.group()):
+        return None
+    return start, end
+
+
+_CN_RESIDENT_ID = _regex(r"[1-8][0-9]{16}[0-9X](?![0-9])", check=_cn_check)
+
+
+def cpf_ok(digits: str) -> bool:
+    """Brazil's CPF: 11 digits, not all one digit, two mod-11 check digits."""
+    if len(digits) != 11 or len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        total = sum(int(digits[i]) * (n + 1 - i) for i in range(n))
+        if (total * 10 % 11) % 10 != int(digits[n]):
+            return False
+    return True
+
+
+def _cpf_check(text: str, match: re.Match[str]) -> Span | None:
+    start, end = match.span()
+    if not _ids_bounded(text, start, end, "-./+$€£,"):
+        return None
+    return (start, end) if cpf_ok(_digits(match.group())) else None
+
+
+_CPF = _regex(r"[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}", check=_cpf_check)
+
+
 # --- the table ---------------------------------------------------------------
 
 DETECTORS: Final[dict[str, Detector]] = {
@@ -558,7 +924,7 @@ DETECTORS: Final[dict[str, Detector]] = {
             "AWS secret access key: 40 base64 characters right after a name that says so "
             "(aws_secret_access_key, aws-secret-key, SECRET_ACCESS_KEY, SecretAccessKey, ...) "
             "and ':', '=' or '=>'",
-            _AWS_SECRET_KEY,
+            _chain(_AWS_SECRET_KEY, _find_aws_secret_near_id),
             _same,
             80,
         ),
@@ -613,10 +979,28 @@ DETECTORS: Final[dict[str, Detector]] = {
         ),
         Detector(
             "auth_header",
-            "credential of an Authorization header: Bearer, Basic or Token scheme",
-            _AUTH_HEADER,
+            "credential of an Authorization header (Bearer, Basic or Token scheme), or after "
+            "a Bearer or Basic scheme word anywhere",
+            _chain(_AUTH_HEADER, _BEARER, _BASIC),
             _same,
             60,
+        ),
+        Detector(
+            "conn_password",
+            "password of a key=value connection string: password= or pwd= beside host=, "
+            "user=, dbname=, server=, database=, ...",
+            _find_conn_password,
+            _same,
+            65,
+        ),
+        Detector(
+            "secret_value",
+            "the value under a name that says secret: a JSON key, header or assignment "
+            "named *token*, *secret*, *password*, api key, cookie, credential, private key, "
+            "authorization",
+            _find_secret_value,
+            _same,
+            20,
         ),
         Detector(
             "url_password",
@@ -655,6 +1039,41 @@ DETECTORS: Final[dict[str, Detector]] = {
             _canonical_iban,
             50,
         ),
+        Detector(
+            "us_ssn",
+            "US social security number: ddd-dd-dddd with a valid area, group and serial",
+            _SSN,
+            _same,
+            45,
+        ),
+        Detector(
+            "uk_nino",
+            "UK National Insurance number: two prefix letters, six digits, A-D",
+            _NINO,
+            _canonical_iban,
+            45,
+        ),
+        Detector(
+            "in_aadhaar",
+            "Indian Aadhaar number: 12 digits in groups of four, Verhoeff check",
+            _AADHAAR,
+            _canonical_digits,
+            45,
+        ),
+        Detector(
+            "cn_resident_id",
+            "Chinese resident identity number: 18 characters, birth date, MOD 11-2 check",
+            _CN_RESIDENT_ID,
+            _same,
+            45,
+        ),
+        Detector(
+            "br_cpf",
+            "Brazilian CPF: ddd.ddd.ddd-dd with its two check digits",
+            _CPF,
+            _canonical_digits,
+            45,
+        ),
     )
 }
 
@@ -682,27 +1101,31 @@ def kinds() -> tuple[str, ...]:
 # \\u), so a gate that fails on a JSON document's text without \\u escapes
 # fails on every string inside it.
 
+
 _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] = (
     # (a character the text must hold, the gate's pattern, group -> detectors it wakes)
     (
         "A",
         r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza)|(?P<c>ccessKey))",
-        {"a": ("aws_access_key",), "b": ("google_api_key",), "c": ("aws_secret_key",)},
+        {
+            "a": ("aws_access_key", "aws_secret_key"),
+            "b": ("google_api_key",),
+            "c": ("aws_secret_key",),
+        },
     ),
     ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
-    ("z", r"z(?i:(?<=uthoriz))", {"": ("auth_header",)}),
-    ("Z", r"Z(?i:(?<=uthoriz))", {"": ("auth_header",)}),
-    ("k", r"k(?<=hooks\.slack)", {"": ("slack_webhook",)}),
+    ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
         r"-(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))"
-        r"|(?P<d>----BEGIN )|(?P<e>(?i:(?<=secret-))))",
+        r"|(?P<d>----BEGIN )|(?P<e>(?i:(?<=secret-)))|(?P<f>(?<=[0-9]{3}-)[0-9]{2}-[0-9]{4}))",
         {
             "a": ("openai_key", "anthropic_key"),
             "b": ("gitlab_token",),
             "c": ("slack_token",),
             "d": ("private_key",),
             "e": ("aws_secret_key",),
+            "f": ("us_ssn",),
         },
     ),
     (
@@ -718,6 +1141,40 @@ _BYTE_GATES: Final = tuple(
     for c, p, kinds in _GATE_PATTERNS
 )
 _AT_KINDS: Final = frozenset(("email", "url_password"))
+
+# Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
+# for words in any case: the words of a secret's name (context.py), "authorization",
+# and the host of a Slack webhook.  A hit wakes every kind of
+# its pattern (a necessary condition for each).  Each is led by a literal that is rare
+# in prose ('k', 'w', "cr", 'z').
+_FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+_NOT_NAME: Final = b"[^a-z0-9\x00]"
+_FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tuple(
+    (lazy(pattern), frozenset(wakes))
+    for pattern, wakes in (
+        (
+            # token, cookie, apikey, api_key, privatekey, private-key
+            b"k(?:(?<=tok)en|(?<=cook)ie|(?:(?<=apik)|(?<=api" + _NOT_NAME + b"k)"
+            b"|(?<=privatek)|(?<=private" + _NOT_NAME + b"k))ey|(?<=hooks\\.slack))",
+            ("secret_value", "slack_webhook"),  # and hooks.slack.com
+        ),
+        (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
+        (b"cr(?:(?<=secr)et|edential)", ("secret_value",)),  # secret, credential
+        (b"z(?<=authoriz)", ("secret_value", "auth_header")),
+    )
+)
+
+
+def _folded_kinds(
+    data: bytes,
+    gates: tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    wake: set[str],
+) -> None:
+    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``."""
+    folded = data.translate(_FOLD)
+    for pattern, wakes in gates:
+        if not wakes <= wake and pattern.search(folded):
+            wake.update(wakes)
 
 
 def _translation() -> bytes:
@@ -745,8 +1202,11 @@ _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("phone", _PHONE_NANP),
     ("phone", _PHONE_UK),
     ("card", _CARD),
+    ("in_aadhaar", _AADHAAR),
+    ("br_cpf", _CPF),
+    ("cn_resident_id", _CN_RESIDENT_ID),
 )
-# The card check, as far as it holds in JSON text too: no letter, digit or
+# The card check (and the national ids'), as far as it holds in JSON text too: no letter, digit or
 # glue before (an escape such as \\n that ends in a letter stands for a
 # control character, which is no glue), no letter or digit after.
 _BYTE_CARD_BOUNDS: Final = (
@@ -759,8 +1219,30 @@ _BYTE_DIGIT_PATTERNS: Final[dict[str, re.Pattern[bytes]]] = {
         )
     ),
     "card": lazy(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
+    "in_aadhaar": lazy(_BYTE_CARD_BOUNDS % _AADHAAR.compiled.pattern.encode()),
+    "br_cpf": lazy(_BYTE_CARD_BOUNDS % _CPF.compiled.pattern.encode()),
+    "cn_resident_id": lazy(_BYTE_CARD_BOUNDS % _CN_RESIDENT_ID.compiled.pattern.encode()),
 }
-_BYTE_IBAN: Final = lazy(_IBAN.compiled.pattern.encode())
+#: The kinds tried in a run with separators (a digit shape and the blanks around it).
+_SEPARATED_KINDS: Final = ("phone", "card", "in_aadhaar", "br_cpf", "cn_resident_id")
+# One search per digit window: a separated run may hold a phone, card, Aadhaar or CPF
+# shape; an unseparated one a card or a resident id.  A hit wakes every kind of its
+# group (a necessary condition for each; the detectors tell them apart).
+_BYTE_SEPARATED: Final = lazy(
+    b"|".join(b"(?:%s)" % _BYTE_DIGIT_PATTERNS[k].pattern for k in _SEPARATED_KINDS)
+)
+_BYTE_BARE: Final = lazy(
+    b"(?:%s)|(?:%s)"
+    % (_BYTE_DIGIT_PATTERNS["card"].pattern, _BYTE_DIGIT_PATTERNS["cn_resident_id"].pattern)
+)
+_SEPARATED_GROUP: Final = frozenset(_SEPARATED_KINDS)
+_BARE_GROUP: Final = frozenset(("card", "cn_resident_id"))
+_BYTE_NINO: Final = lazy(_NINO.compiled.pattern.encode())
+# IBANs and NINOs both start at an "AA00" needle of the shapes: one match per needle.
+_BYTE_NEEDLE_KINDS: Final = lazy(
+    b"(?P<iban>%s)|(?P<uk_nino>%s)"
+    % (_IBAN.compiled.pattern.encode(), _NINO.compiled.pattern.encode())
+)
 _BYTE_PHONE_INTL: Final = lazy(rb"\+[1-9]")
 
 
@@ -777,12 +1259,12 @@ def _digit_windows(shapes: bytes) -> list[Span]:
     return found
 
 
-def _iban_at_needles(text: str, shapes: bytes) -> Iterator[Span]:
-    """IBANs of ``text``, tried only where one can start (an "AA00" of the shapes)."""
+def _at_needles(text: str, shapes: bytes, finder: _Regex) -> Iterator[Span]:
+    """IBANs or NINOs of ``text``, tried only where one can start (an "AA00" of the shapes)."""
     pos = shapes.find(_IBAN_NEEDLE)
     last = 0
     while pos >= 0:
-        span = _IBAN.at(text, pos) if pos >= last else None
+        span = finder.at(text, pos) if pos >= last else None
         if span is not None:
             yield span
             last = span[1]
@@ -796,7 +1278,19 @@ def _gated_kinds(text: str) -> set[str]:
     for gate, kinds_by_group in _GATES:
         for match in gate.finditer(text):
             wake.update(kinds_by_group[match.lastgroup or ""])
+    _folded_kinds(text.encode("utf-8", "surrogatepass"), _FOLDED_GATES, wake)
     return wake
+
+
+def _bare_run_kinds(run: str, wanted: Collection[str]) -> tuple[str, ...]:
+    """The kinds an unseparated digit run can be, as the whole run: a compact card, a
+    Chinese resident id (17 digits and an X, or 18 digits)."""
+    n = len(run)
+    card = "card" in wanted and 13 <= n <= 19 and "2" <= run[0] <= "6"
+    cn = "cn_resident_id" in wanted and (n == 17 or n == 18) and "1" <= run[0] <= "8"
+    if card:
+        return ("card", "cn_resident_id") if cn else ("card",)
+    return ("cn_resident_id",) if cn else ()
 
 
 def scan(
@@ -817,35 +1311,40 @@ def scan(
         for kind, detector in DETECTORS.items():
             if kind in wake and kind in enabled and kind not in _DIGIT_KINDS:
                 found.extend((s, e, kind) for s, e in detector.find(text))
-        phone, card, iban = (k in enabled and k in wake for k in ("phone", "card", "iban"))
-        if phone and "+" in text:
+        digits = {k for k in _WINDOW_KINDS if k in enabled and k in wake}
+        needles = {k for k in ("iban", "uk_nino") if k in enabled and k in wake}
+        if "phone" in digits and "+" in text:
             kind = "phone"
             found.extend((s, e, kind) for s, e in _PHONE_INTL(text))
-        if phone or card or iban:
+        if digits or needles:
             # one byte per code point, so shape offsets are string offsets
             shapes = text.encode("ascii", "replace").translate(_SHAPES)
-            if (phone or card) and _DIGIT_NEEDLE in shapes:
+            if digits and _DIGIT_NEEDLE in shapes:
                 for pos, endpos in _digit_windows(shapes):
                     run = text[pos:endpos]
                     if run.isascii() and run.isdigit():
-                        # Unseparated: no phone shape, and a card only as the whole run.
-                        if not (card and 13 <= len(run) <= 19 and run[0] in "23456"):
+                        tried: tuple[str, ...] = _bare_run_kinds(run, digits)
+                        if not tried:
                             continue
                     elif len(run.translate(_DROP_SEPARATORS)) < 10:
-                        continue  # every phone and card shape has 10 digits or more
+                        continue  # every windowed shape has 10 digits or more
+                    else:
+                        tried = _SEPARATED_KINDS
                     for kind, finder in _DIGIT_FINDERS:
-                        if not (phone if kind == "phone" else card):
-                            continue
-                        found.extend((s, e, kind) for s, e in finder(text, pos, endpos))
-            if iban:
-                kind = "iban"
-                found.extend((s, e, kind) for s, e in _iban_at_needles(text, shapes))
+                        if kind in digits and kind in tried:
+                            stop = endpos + 1 if kind == "cn_resident_id" else endpos
+                            found.extend((s, e, kind) for s, e in finder(text, pos, stop))
+            for kind in sorted(needles):
+                finder = _IBAN if kind == "iban" else _NINO
+                found.extend((s, e, kind) for s, e in _at_needles(text, shapes, finder))
     except Exception as exc:
         raise DetectorFailed(kind, type(exc).__name__) from None
     return found
 
 
-_DIGIT_KINDS: Final = frozenset(("phone", "card", "iban"))
+#: Kinds found in digit windows ("phone" also by its "+" form) or at "AA00" needles.
+_WINDOW_KINDS: Final = frozenset(("phone", "card", "in_aadhaar", "br_cpf", "cn_resident_id"))
+_DIGIT_KINDS: Final = _WINDOW_KINDS | {"iban", "uk_nino"}
 _DROP_SEPARATORS: Final = str.maketrans("", "", " -.()")
 
 
@@ -866,61 +1365,81 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     text appears whole in ``data``.
     """
     kinds = enabled if isinstance(enabled, frozenset) else frozenset(enabled)
-    at, gates, phone, card, iban = _plan(kinds)
+    at, gates, folded, digits, needles = _plan(kinds)
     wake: set[str] = set()
     if at and b"@" in data:
         wake.update(_AT_KINDS)
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
-    if phone and b"+" in data and _BYTE_PHONE_INTL.search(data):
+    if folded:
+        _folded_kinds(data, folded, wake)
+    if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
-    if phone or card or iban or json_text:
+    if digits or needles or json_text:
         shapes = data.translate(_SHAPES)
         if json_text and b"\\u" in shapes:
             return kinds  # a \\u escape can stand for anything
-        _shape_kinds(data, shapes, phone, card, iban, wake)
+        _shape_kinds(data, shapes, digits, needles, wake)
     return frozenset(wake) & kinds
 
 
 def _shape_kinds(
-    data: bytes, shapes: bytes, phone: bool, card: bool, iban: bool, wake: set[str]
+    data: bytes, shapes: bytes, digits: frozenset[str], needles: frozenset[str], wake: set[str]
 ) -> None:
     """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
-    if (phone or card) and _DIGIT_NEEDLE in shapes:
+    if digits and _DIGIT_NEEDLE in shapes:
+        separated = _SEPARATED_GROUP & digits
+        bare = _BARE_GROUP & digits
         for pos, endpos in _digit_windows(shapes):
             run = data[pos:endpos]
             if run.isdigit():
-                # Unseparated: only a compact card, and only the whole run can be one.
-                if not (card and 13 <= len(run) <= 19 and run[0] in b"23456"):
-                    continue
-            elif len(run.translate(None, _NOT_DIGITS)) < 10:
-                continue  # indentation, rules of dashes: every shape has 10 digits or more
-            for kind, pattern in _BYTE_DIGIT_PATTERNS.items():
-                wanted = phone if kind == "phone" else card
-                if wanted and kind not in wake and pattern.search(data, pos, endpos):
-                    wake.add(kind)
-    if iban:
+                n = len(run)
+                if not bare or not ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18):
+                    continue  # no card, no resident id: nothing an unseparated run can be
+                if not bare <= wake and _BYTE_BARE.search(data, pos, endpos + 1):
+                    wake.update(bare)
+            elif (
+                not separated <= wake
+                and len(run.translate(None, _NOT_DIGITS)) >= 10  # every shape has 10 or more
+                and _BYTE_SEPARATED.search(data, pos, endpos + 1)
+            ):
+                wake.update(separated)
+    if needles:
         pos = shapes.find(_IBAN_NEEDLE)
-        while pos >= 0:
-            if _BYTE_IBAN.match(data, pos):
-                wake.add("iban")
-                break
+        while pos >= 0 and not needles <= wake:
+            match = _BYTE_NEEDLE_KINDS.match(data, pos)
+            if match is not None and match.lastgroup in needles:
+                wake.add(match.lastgroup)
+                if (
+                    match.lastgroup == "iban"
+                    and "uk_nino" in needles
+                    and _BYTE_NINO.match(data, pos)
+                ):
+                    wake.add("uk_nino")
             pos = shapes.find(_IBAN_NEEDLE, pos + 4)
 
 
 @lru_cache(maxsize=64)
 def _plan(
     enabled: frozenset[str],
-) -> tuple[bool, tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...], bool, bool, bool]:
+) -> tuple[
+    bool,
+    tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
+    tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    frozenset[str],
+    frozenset[str],
+]:
     """What :func:`may_find` tests for a set of kinds: '@', the gates, the digit kinds."""
     gates = tuple(
         (char, gate, wakes & enabled)
         for char, gate, wakes in _BYTE_GATES
         if not wakes.isdisjoint(enabled)
     )
+    folded = tuple((p, wakes & enabled) for p, wakes in _FOLDED_GATES if wakes & enabled)
     at = not _AT_KINDS.isdisjoint(enabled)
-    return at, gates, "phone" in enabled, "card" in enabled, "iban" in enabled
+    needles = frozenset(("iban", "uk_nino")) & enabled
+    return at, gates, folded, _WINDOW_KINDS & enabled, needles
 
 
 class DetectorFailed(Exception):
@@ -940,11 +1459,18 @@ class Example:
     """``text`` scanned by the detector ``kind`` finds exactly ``expected``.
 
     ``kind=None`` is a negative for every detector: nothing at all may match.
+    ``kept`` must still be in the text after the redactor (every kind) redacted it:
+    the evidence and the context around a secret.  With ``where="args"`` the text is
+    a JSON object, the arguments of a tool call: the secret is one by the key it sits
+    under, which the redactor (not a detector on text) sees; the tests redact a
+    message holding it and look at what it prints.
     """
 
     kind: str | None
     text: str
     expected: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+    where: str = "text"
 
 
 # Test values are built from parts so that this file itself does not look
@@ -982,7 +1508,9 @@ _PEM_CUT = "-----BEGIN " + "PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC"
 
 EXAMPLES: Final[tuple[Example, ...]] = (
     # aws_access_key
-    Example("aws_access_key", f"export AWS_ACCESS_KEY_ID={_AKIA}", (_AKIA,)),
+    Example(
+        "aws_access_key", f"export AWS_ACCESS_KEY_ID={_AKIA}", (_AKIA,), ("AWS_ACCESS_KEY_ID=",)
+    ),
     Example("aws_access_key", f'{{"AccessKeyId": "{_ASIA}"}}', (_ASIA,)),
     Example("aws_access_key", f"X{_AKIA}"),  # glued to a word
     Example("aws_access_key", "AKIA1234"),  # too short
@@ -1024,14 +1552,14 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("google_api_key", f"https://maps.googleapis.com/x?key={_AIZA}&v=3", (_AIZA,)),
     Example("google_api_key", "AIzaTooShort"),
     # jwt
-    Example("jwt", f"id_token={_JWT_VALUE}&state=1", (_JWT_VALUE,)),
+    Example("jwt", f"id_token={_JWT_VALUE}&state=1", (_JWT_VALUE,), ("id_token=", "&state=1")),
     Example(
         "jwt", "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.", ("eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.",)
     ),
     Example("jwt", "eyJhbGciOiJIUzI1NiJ9 is only a header"),
     Example("jwt", "release v1.2.3.eyJ"),
     # private_key
-    Example("private_key", f"key:\n{_PEM}\nthen", (_PEM,)),
+    Example("private_key", f"key:\n{_PEM}\nthen", (_PEM,), ("key:\n", "\nthen")),
     Example("private_key", f'"{_PEM_OPENSSH}"', (_PEM_OPENSSH,)),
     Example("private_key", f"{_PEM_CUT}", (_PEM_CUT,)),
     Example("private_key", "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n"),
@@ -1048,7 +1576,12 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("auth_header", "Bearer tokens are described in RFC 6750"),
     Example("auth_header", "Authorization: Bearer <token>"),
     # url_password
-    Example("url_password", "postgres://admin:s3cr3t-Pa55@db.internal:5432/x", ("s3cr3t-Pa55",)),
+    Example(
+        "url_password",
+        "postgres://admin:s3cr3t-Pa55@db.internal:5432/x",
+        ("s3cr3t-Pa55",),
+        ("postgres://admin:", "@db.internal:5432/x"),
+    ),
     Example("url_password", "redis://:hunter2@cache:6379", ("hunter2",)),
     Example("url_password", "https://user:p%40ss@example.com/", ("p%40ss",)),
     Example("url_password", "https://example.com:8443/path"),
@@ -1056,7 +1589,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("url_password", "https://user:****@example.com/"),
     Example("url_password", "mailto:bob@example.com"),
     # email
-    Example("email", "mail bob@example.com today", ("bob@example.com",)),
+    Example("email", "mail bob@example.com today", ("bob@example.com",), ("mail ", " today")),
     Example(
         "email",
         "<Alice.Smith+billing@mail.example.co.uk>",
@@ -1096,7 +1629,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("phone", "v1.415.555.0132"),
     Example("phone", "1718035200000"),
     # card
-    Example("card", "card 4111 1111 1111 1111 exp 12/27", ("4111 1111 1111 1111",)),
+    Example("card", "card 4111 1111 1111 1111 exp 12/27", ("4111 1111 1111 1111",), ("exp 12/27",)),
     Example("card", "4111-1111-1111-1111", ("4111-1111-1111-1111",)),
     Example("card", "pan=5500005555555559;", ("5500005555555559",)),
     Example("card", "amex 3782 822463 10005", ("3782 822463 10005",)),
@@ -1122,6 +1655,154 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example("iban", "DE89 3704 0044 0532 0130 01"),  # mod-97 fails
     Example("iban", "GB82WEST1234569876543"),  # wrong length
     Example("iban", "XX89370400440532013000"),  # no such country
+    # secret_value: the value under a name that says secret, in text and in tool-call args
+    Example(
+        "secret_value",
+        '{"service": "billing", "secret": "Zq8vN2pLx7", "retries": 3}',
+        ("Zq8vN2pLx7",),
+        ('"service": "billing"', '"secret": "', "retries"),
+    ),
+    Example("secret_value", "password: hunter2", ("hunter2",), ("password: ",)),
+    Example("secret_value", "export DB_PASSWORD='correct horse'", ("correct horse",)),
+    Example("secret_value", "--api-key=9f86d081884c7d65", ("9f86d081884c7d65",), ("--api-key=",)),
+    Example(
+        "secret_value",
+        "curl -H 'Cookie: sid=31d4d96e407aad42; theme=dark' https://x.example",
+        ("sid=31d4d96e407aad42; theme=dark",),
+        ("Cookie: ", "https://x.example"),
+    ),
+    Example(
+        "secret_value",
+        "access_token=3f2a91c4e5b6a7d8&state=RF-9120",
+        ("3f2a91c4e5b6a7d8",),
+        ("state=RF-9120",),
+    ),
+    Example(
+        "secret_value",
+        "password: str, token = get_token(), api_key=API_KEY, secret=None",
+        (),
+        ("password: str", "get_token()", "API_KEY", "secret=None"),
+    ),
+    Example(
+        "secret_value",
+        "max_tokens: 4096, token_type: Bearer, tokenizer: cl100k_base, password_min_length=12",
+        (),
+        ("4096", "Bearer", "cl100k_base", "12"),
+    ),
+    Example("secret_value", 'token = "${GITHUB_TOKEN}" and password: "<password>"'),
+    Example(
+        "secret_value",
+        '{"headers": {"X-Api-Key": "0123456789abcdef0123456789abcdef"}, "url": "/v1/refunds"}',
+        ("0123456789abcdef0123456789abcdef",),
+        ("X-Api-Key", "/v1/refunds"),
+        "args",
+    ),
+    Example(
+        "secret_value",
+        '{"db": {"host": "db.internal", "password": "hunter"}, "refund": "RF-9120"}',
+        ("hunter",),
+        ("db.internal", "RF-9120", "password"),
+        "args",
+    ),
+    Example(
+        "secret_value",
+        '{"session": {"refresh_token": "9fceb02d0ae598e95dc970b74767f19372d61af8"}}',
+        ("9fceb02d0ae598e95dc970b74767f19372d61af8",),
+        ("refresh_token",),
+        "args",
+    ),
+    Example(
+        "secret_value",
+        '{"cookies": ["sid=abc", "csrftoken=def"], "max_tokens": 4096, "token_type": "Bearer"}',
+        ("sid=abc", "csrftoken=def"),
+        ("4096", '"token_type": "Bearer"'),
+        "args",
+    ),
+    Example(
+        "secret_value",
+        '{"password": {"type": "string", "description": "the database password"}, '
+        '"token": "$TOKEN"}',
+        (),
+        ('"type": "string"', "the database password", "$TOKEN"),
+        "args",
+    ),
+    # conn_password: key=value connection strings
+    Example(
+        "conn_password",
+        "psql 'host=db.internal port=5432 user=app password=hunter dbname=orders'",
+        ("hunter",),
+        ("host=db.internal", "dbname=orders", "password="),
+    ),
+    Example(
+        "conn_password",
+        "Server=tcp:db,1433;Database=orders;User Id=app;Password=p@ss word;Encrypt=true",
+        ("p@ss word",),
+        ("Database=orders", "Encrypt=true"),
+    ),
+    Example("conn_password", "host=db user=app password='it\\'s' sslmode=require", ("it\\'s",)),
+    Example("conn_password", "the password=field is required"),  # no connection key near
+    Example("conn_password", "host=db user=app password=$PGPASSWORD"),
+    # national identity numbers
+    Example("us_ssn", "SSN 078-05-1120 on file", ("078-05-1120",), ("SSN ", " on file")),
+    Example("us_ssn", '{"ssn": "219-09-9999"}', ("219-09-9999",)),
+    Example("us_ssn", "000-12-3456 666-12-3456 912-12-3456 123-00-4567 123-45-0000"),
+    Example("us_ssn", "INC-123-45-6789, 2024-01-15, 415-555-0132, v1.123-45-6789"),
+    Example("uk_nino", "NI number AB123456C.", ("AB123456C",), ("NI number ",)),
+    Example("uk_nino", "NINO: JG 10 37 21 A", ("JG 10 37 21 A",)),
+    Example("uk_nino", "GB123456A QQ123456C AB123456E XAB123456C"),  # bad prefix or suffix
+    Example("in_aadhaar", "Aadhaar 2341 2341 2346", ("2341 2341 2346",), ("Aadhaar ",)),
+    Example("in_aadhaar", "2341-2341-2346", ("2341-2341-2346",)),
+    Example("in_aadhaar", "2341 2341 2345 and 1341 2341 2348"),  # Verhoeff fails; starts with 1
+    Example("cn_resident_id", "身份证 11010519491231002X", ("11010519491231002X",)),
+    Example("cn_resident_id", "id 110105199003071239", ("110105199003071239",)),
+    Example("cn_resident_id", "11010519491231002Y 110105194912310022 175928847299117063"),
+    Example("br_cpf", "CPF 111.444.777-35", ("111.444.777-35",), ("CPF ",)),
+    Example("br_cpf", "111.444.777-36 and 111.111.111-11"),  # check digits; all one digit
+    # context for the AWS secret key and the bearer token
+    Example(
+        "aws_secret_key",
+        f'{{"AccessKeyId": "{_AKIA}", "secret": "{_AWS_SECRET}"}}',
+        (_AWS_SECRET,),
+    ),
+    Example(
+        "aws_secret_key",
+        f"[default]\naws_access_key_id = {_AKIA}\naws_secret_access_key = {_AWS_SECRET}\n",
+        (_AWS_SECRET,),
+        ("[default]", "aws_secret_access_key = "),
+    ),
+    Example(
+        "aws_secret_key",
+        f'{{"key_id": "{_AKIA}", "value": "{_AWS_SECRET}"}}',
+        (_AWS_SECRET,),
+        ('"value"',),
+        "args",
+    ),
+    Example(
+        "aws_secret_key",
+        f"{_AKIA} built from 9fceb02d0ae598e95dc970b74767f19372d61af8",
+        (),
+        ("9fceb02d0ae598e95dc970b74767f19372d61af8",),
+    ),
+    Example(
+        "auth_header",
+        "Authorization: Bearer 0123456789abcdef0123456789abcdef",
+        ("0123456789abcdef0123456789abcdef",),
+        ("Authorization: Bearer ",),
+    ),
+    Example(
+        "auth_header",
+        '{"headers": {"Authorization": "Bearer 0123456789abcdef0123456789abcdef"}}',
+        ("0123456789abcdef0123456789abcdef",),
+        ("Authorization", "Bearer "),
+        "args",
+    ),
+    Example(
+        "auth_header",
+        "send it with Bearer dGhpc2lzYXRva2VuMTIzNDU2 and Basic dXNlcjpodW50ZXIy",
+        ("dGhpc2lzYXRva2VuMTIzNDU2", "dXNlcjpodW50ZXIy"),
+        ("Bearer ", "Basic "),
+    ),
+    Example("auth_header", "Bearer authentication and Basic authentication, Basic Plan"),
     # never redacted by any detector: the evidence itself
     Example(None, "refund RF-9120 for INC-7701, order SO-20480, account ACCT-8842"),
     Example(None, "request 123e4567-e89b-12d3-a456-426614174000 done"),
@@ -1137,4 +1818,26 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     Example(None, "stages seed#0, tool-calls#23; locators h12, f3:5, f3"),
     Example(None, "[compacted history — 12 earlier message(s) were folded out at iteration 4.]"),
     Example(None, "temperature 0.7, max_tokens 4096, top_p 0.95, seed 1234567890123456"),
+    Example(
+        None,
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8, sha256 "
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, "
+        "request 123e4567-e89b-12d3-a456-426614174000, digest 0123456789abcdef0123456789abcdef",
+        (),
+        (
+            "9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            "123e4567-e89b-12d3-a456-426614174000",
+            "0123456789abcdef0123456789abcdef",
+        ),
+    ),
+    Example(
+        None,
+        '{"sha": "9fceb02d0ae598e95dc970b74767f19372d61af8", "request_id": '
+        '"123e4567-e89b-12d3-a456-426614174000", "tokens": 1234, "token_count": "88"}',
+        (),
+        ("9fceb02d0ae598e95dc970b74767f19372d61af8", "123e4567-e89b-12d3-a456-426614174000"),
+        "args",
+    ),
+    Example(None, "the token limit was hit; rotate the secret; password policy: 12 characters"),
 )

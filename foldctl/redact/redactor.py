@@ -37,6 +37,7 @@ import orjson
 
 from foldctl.errors import FoldctlError, UsageError, cannot_read
 from foldctl.redact import detectors
+from foldctl.redact.context import is_authorization, secret_name, secret_value_span
 from foldctl.redact.detectors import DETECTORS, Detector, DetectorFailed
 from foldctl.redact.errors import RedactionError, RulesError
 from foldctl.redact.rules import Rules, load_rules
@@ -183,6 +184,7 @@ class Redactor:
         skip: str | Iterable[str] | None = None,
         rules: Rules | None = None,
     ) -> None:
+        self._keyed = key is not None
         if key is None:
             key = secrets.token_bytes(32)
         if not isinstance(key, bytes) or not key:
@@ -215,6 +217,24 @@ class Redactor:
         same placeholders), and a review list of its own."""
         only, skip = self._choice
         return _rebuild, (self._key, only, skip, self._rules)
+
+    def sibling(self) -> Redactor:
+        """A redactor that gives the same placeholders as this one (the same key, kinds,
+        rules and placeholders given out so far, shared from now on) with a review list
+        of its own: the review of one source while the output goes on."""
+        twin = Redactor.__new__(Redactor)
+        for name in (
+            "_key", "_choice", "_rules", "_builtin", "_builtin_kinds", "_custom",
+            "_specificity", "_canonical", "_by_digest", "_taken", "_keyed",
+        ):  # fmt: skip
+            setattr(twin, name, getattr(self, name))
+        twin._tally = {}
+        return twin
+
+    @property
+    def keyed(self) -> bool:
+        """True when the key was given (a key file), so placeholders match other runs'."""
+        return self._keyed
 
     @classmethod
     def from_options(
@@ -277,7 +297,7 @@ class Redactor:
             except _NotJSON:
                 self._rebuild(value, {}, locator, out)  # raises, naming the field
                 raise
-            hits = self._scan(texts, locator) if texts else {}
+            hits = self._scan(texts, locator, value) if texts else {}
             if not hits:
                 try:
                     return _copy(value), out
@@ -337,8 +357,14 @@ class Redactor:
 
     # --- detection --------------------------------------------------------------
 
-    def _scan(self, texts: list[str], locator: str | None) -> dict[str, list[_Hit]]:
-        """Findings per distinct string, overlaps resolved and the allow-list applied."""
+    def _scan(
+        self, texts: list[str], locator: str | None, root: Any = None
+    ) -> dict[str, list[_Hit]]:
+        """Findings per distinct string, overlaps resolved and the allow-list applied.
+
+        With ``root`` (the value the strings come from), a string under a key that
+        names a secret is a finding too (``secret_value``, see ``context.py``).
+        """
         raw: dict[int, list[tuple[int, int, str]]] = {}
         if self._builtin:
             enabled = self._builtin_kinds
@@ -348,6 +374,10 @@ class Redactor:
                 found = detectors.scan(joined, enabled, wake) if wake else []
             except DetectorFailed as exc:
                 raise self._failed(exc.error, locator, exc.kind) from None
+            if root is not None and "secret_value" in wake:
+                where = {text: i for i, text in enumerate(texts)}
+                for text, (start, end) in _under_secret_names(root).items():
+                    raw.setdefault(where[text], []).append((start, end, "secret_value"))
             starts = [0, *accumulate(len(t) + 1 for t in texts[:-1])] if found else []
             for start, end, kind in found:
                 i = bisect_right(starts, start) - 1
@@ -552,6 +582,37 @@ class Redactor:
             f"redaction failed: {what} raised {error} {_where(locator)}"
             "(nothing is printed unredacted)"
         )
+
+
+def _under_secret_names(root: Any) -> dict[str, tuple[int, int]]:
+    """The strings of ``root`` that are members (or items of a list member) of an object
+    under a key that names a secret, with the part of each that is the secret."""
+    found: dict[str, tuple[int, int]] = {}
+    stack: list[Any] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if isinstance(value, str):
+                    values: Iterable[Any] = (value,)
+                elif isinstance(value, (list, tuple)):
+                    values = value
+                    stack.append(value)
+                else:
+                    if isinstance(value, Mapping):
+                        stack.append(value)
+                    continue
+                if not (isinstance(key, str) and secret_name(key)):
+                    continue
+                auth = is_authorization(key)
+                for item in values:
+                    if isinstance(item, str) and item not in found:
+                        span = secret_value_span(item, authorization=auth)
+                        if span is not None:
+                            found[item] = span
+        elif isinstance(node, (list, tuple)):
+            stack.extend(v for v in node if isinstance(v, (Mapping, list, tuple)))
+    return found
 
 
 def _collect(root: Any) -> list[str]:

@@ -79,6 +79,11 @@ def _short(value: Any) -> str:
     return visible(text if len(text) <= 60 else text[:59] + "…")
 
 
+def _or_none(value: str | None) -> str:
+    """A span fact a runtime may not record (a Claude Code summary has no run id)."""
+    return "none" if value is None else visible(value)
+
+
 def detail(d: dict[str, Any], views: tuple[View, View] = (identity, identity)) -> str:
     """One line saying what a difference is (the ``detail`` column; wording may change),
     messages seen through the ``views`` of OLD's and NEW's formats."""
@@ -86,8 +91,8 @@ def detail(d: dict[str, Any], views: tuple[View, View] = (identity, identity)) -
     if kind in ("span-removed", "span-added"):
         kept = "discarded" if d["messagesKept"] is None else f"{d['messagesKept']} kept"
         text = (
-            f"{visible(d['model'])}, {d['messageCount']} msg, {d['retained']} ({kept}), "
-            f"run {visible(d['runId'])}, iter {d['iteration']}, {d['foldedAt']}, {d['placement']}"
+            f"{_or_none(d['model'])}, {d['messageCount']} msg, {d['retained']} ({kept}), "
+            f"run {_or_none(d['runId'])}, iter {d['iteration']}, {d['foldedAt']}, {d['placement']}"
         )
         if kind == "span-removed" and d["messagesLost"]:
             text += f"; {d['messagesLost']} retained message(s) now nowhere in NEW"

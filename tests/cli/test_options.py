@@ -19,6 +19,7 @@ GROUPS = {
     "output": ["--format", "--color", "--no-pager"],
     "redaction": [
         "--redact",
+        "--redactions",
         "--redact-key-file",
         "--redact-rules",
         "--redact-only",
@@ -31,9 +32,9 @@ GROUPS = {
 TAKES = {
     "show": ["output", "folds", "redaction"],
     "expand": ["output", "folds", "expansion", "redaction"],
-    "spans": ["output", "folds"],
-    "stages": ["output"],
-    "verify": ["sources", "output", "folds"],
+    "spans": ["output", "folds", "redaction"],
+    "stages": ["output", "redaction"],
+    "verify": ["sources", "output", "folds", "redaction"],
     "grep": ["folds", "expansion", "redaction", "sources", "output"],
     "locate": ["sources", "output", "redaction"],
     "diff": ["output", "redaction"],
@@ -42,7 +43,7 @@ TAKES = {
     "report": ["expansion", "folds", "redaction"],
     "claims": ["sources", "output", "folds", "redaction"],
     "redactions": ["output"],
-    "export": ["sources", "output", "folds"],
+    "export": ["sources", "output", "folds", "redaction"],
 }
 
 
@@ -95,9 +96,9 @@ def test_a_command_gets_its_groups_built() -> None:
         seen.extend((out, redaction))
 
     run = grouped(command)
-    run(fmt="json", color="never", no_pager=True, redact=False, redact_key_file=None,
-        redact_rules=None, redact_only="email", redact_skip=None)  # fmt: skip
+    run(fmt="json", color="never", no_pager=True, redact=False, redactions=None,
+        redact_key_file=None, redact_rules=None, redact_only="email", redact_skip=None)  # fmt: skip
     out, redaction = seen
     assert out == Output("json", "never", no_pager=True)
     assert isinstance(redaction, Redaction) and redaction.how.redact_only == "email"
-    assert [f.name for f in dataclasses.fields(Redaction)] == ["redact", "how"]
+    assert [f.name for f in dataclasses.fields(Redaction)] == ["redact", "redactions", "how"]

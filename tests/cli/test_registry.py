@@ -66,7 +66,9 @@ def test_every_declared_pair_renders_a_sample(
         args += ["--format", fmt.value]
     result = run_cli(*args)
     assert result.exit_code in (0, 1), (command, fmt, result.stderr)
-    assert result.stderr == "" or command == "report", result.stderr
+    # redactions without a key file says its placeholders are this run's alone
+    unkeyed = command == "redactions" and result.stderr.count("\n") == 1
+    assert result.stderr == "" or command == "report" or unkeyed, result.stderr
     if command == "report":
         assert (tmp_path / "r.html").read_bytes().startswith(b"<!DOCTYPE html>")
     else:

@@ -9,7 +9,7 @@ from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources, SourcesArg
-from foldctl.cli.output import emit, in_sources, unmatched
+from foldctl.cli.output import emit, in_sources, redaction_done, unmatched
 from foldctl.errors import ExitStatus
 
 
@@ -38,6 +38,7 @@ def claims(
         exclude=src.excludes(), folds=chosen,
     )  # fmt: skip
     emit("claims", out, result)
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)
     if result.facts is not None:

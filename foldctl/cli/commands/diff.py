@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import source
 from foldctl.cli.options import Output, Redaction, SchemeOpt
-from foldctl.cli.output import emit
+from foldctl.cli.output import emit, redaction_done
 from foldctl.errors import ExitStatus, UsageError
 
 
@@ -35,6 +35,8 @@ def diff(
     if old == "-" and new == "-":
         raise UsageError("diff - -: standard input can be read only once; give a file for one side")
     redactor = redaction.redactor()  # one key: one placeholder per value on both sides
-    result = foldctl.diff(source(old), source(new), scheme=scheme, force=force, redactor=redactor)
+    specs = [source(old), source(new)]
+    result = foldctl.diff(*specs, scheme=scheme, force=force, redactor=redactor)
     emit("diff", out, result)
+    redaction_done(redaction, redactor, specs, scheme)
     raise typer.Exit(ExitStatus.OK if result.identical else ExitStatus.FOUND)

@@ -10,7 +10,7 @@ from foldctl.cli.app import command
 from foldctl.cli.completion import complete_locator
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit, unmatched
+from foldctl.cli.output import emit, redaction_done, unmatched
 from foldctl.errors import UsageError
 
 
@@ -73,7 +73,8 @@ def expand(
             "--format json` lists them"
         )
     redactor = redaction.redactor()
-    conversation = opened(source_arg, scheme).redacted(redactor)
+    plain = opened(source_arg, scheme)
+    conversation = plain.redacted(redactor)
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     result = conversation.transcript(
@@ -81,4 +82,5 @@ def expand(
         folds=chosen, replays=expansion.mode(), claims=check,
     )  # fmt: skip
     emit("expand", out, result)
+    redaction_done(redaction, redactor, plain)
     unmatched(missing)

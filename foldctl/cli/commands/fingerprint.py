@@ -10,7 +10,7 @@ import typer
 import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import STDIN_NAME, source
-from foldctl.cli.options import Output
+from foldctl.cli.options import NoRedactOpt, Output, refuse_redact
 from foldctl.cli.output import emit
 from foldctl.errors import ExitStatus, UsageError
 
@@ -38,12 +38,19 @@ def fingerprint(
         str | None,
         typer.Option("--join", metavar="SOURCE", help="Say which span of SOURCE it joins."),
     ] = None,
+    redact: NoRedactOpt = False,
 ) -> None:
     """The fingerprint of TEXT (or stdin) under every scheme, for joining a summary by hand.
 
     Standard input is read as bytes and must be UTF-8; nothing is stripped
     unless --strip-newline.  With --join, exit 1 when no span joins.
     """
+    refuse_redact(
+        redact,
+        "fingerprint",
+        "it prints the fingerprints of the text you give it and, with --join, a locator; "
+        "no message text",
+    )
     if text is not None:  # undecodable argv bytes arrive as U+DC80..U+DCFF: undo to find them
         given = foldctl.RawSource("TEXT", text.encode("utf-8", "surrogateescape"))
     elif sys.stdin.isatty():

@@ -12,7 +12,7 @@ from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import emit, in_sources, pager, say
+from foldctl.cli.output import emit, in_sources, pager, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
 
@@ -157,8 +157,9 @@ def grep(
         say(f"warning: {note}")
     redactor = redaction.redactor()
     with progress_line("searching", shown=pager(out.no_pager) is None) as progress:
+        specs = sources(rest)
         run = foldctl.grep_records(
-            query, sources(rest), scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
+            query, specs, scheme=scheme, jobs=src.jobs, exclude=src.excludes(),
             mode="files" if files or quiet else "count" if count
             else "matches" if only_matching else "hits",
             redactor=redactor, on_error=report_error, progress=progress,
@@ -166,6 +167,7 @@ def grep(
         if quiet:
             raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())
         emit("grep", out, run)
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     held = run.facts
     if held is not None and not run.failed:
         searched = len(run.counts) - run.undecoded

@@ -12,7 +12,7 @@ from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import answer
+from foldctl.cli.output import answer, redaction_done
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
@@ -43,9 +43,11 @@ def locate(
     if len(arguments) < 2:
         raise UsageError("locate needs at least one SOURCE and then a DIGEST")
     redactor = redaction.redactor()
+    specs = sources(arguments[:-1])
     with progress_line("locating") as progress:
         result = foldctl.locate(
-            sources(arguments[:-1]), arguments[-1], scheme=scheme, jobs=src.jobs,
+            specs, arguments[-1], scheme=scheme, jobs=src.jobs,
             exclude=src.excludes(), redactor=redactor, on_error=report_error, progress=progress,
         )  # fmt: skip
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     answer("locate", out, result)

@@ -11,6 +11,7 @@ import foldctl
 import foldctl.mcp
 from foldctl.cli.app import command
 from foldctl.cli.options import Redaction
+from foldctl.errors import UsageError
 
 
 @command()
@@ -41,6 +42,11 @@ def mcp(
     (docs/mcp.md). With --redact, every answer is redacted: use it when the host sends
     answers to a remote model."""
     foldctl.mcp.require_sdk()
+    if redaction.redactions is not None:
+        raise UsageError(
+            "mcp takes no --redactions: it answers many requests, not one run; review with "
+            "foldctl redactions SOURCE and the same --redact-key-file"
+        )
     served = foldctl.mcp.configure(roots or [], max_bytes=max_bytes, redactor=redaction.redactor())
     chosen = "" if roots else " (no ROOT given: the default session folders that exist)"
     sys.stderr.write(f"foldctl mcp: serving {served.roots}{chosen}\n")

@@ -13,7 +13,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import source
 from foldctl.cli.options import Expansion, Folds, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import say, size_text, unmatched, write_file
+from foldctl.cli.output import redaction_done, say, size_text, unmatched, write_file
 from foldctl.cli.progress import slow_notice
 from foldctl.cli.times import generated_at
 from foldctl.errors import UsageError
@@ -77,4 +77,5 @@ def report(
     write_file(output, data, result.evidence, what="the report")
     if output != "-":
         say(f"wrote {output} ({size_text(len(data))})")
+    redaction_done(redaction, redactor, [spec], scheme)
     unmatched(missing)

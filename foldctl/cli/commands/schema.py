@@ -9,6 +9,7 @@ import typer
 import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.completion import complete_schema
+from foldctl.cli.options import NoRedactOpt, refuse_redact
 from foldctl.cli.output import write_stdout
 from foldctl.errors import UsageError
 
@@ -34,6 +35,7 @@ def schema(
             "nullability and meaning) as JSON.",
         ),
     ] = False,
+    redact: NoRedactOpt = False,
 ) -> None:
     """Print the JSON Schema (draft 2020-12) of COMMAND's --format json output.
 
@@ -41,6 +43,7 @@ def schema(
     of its own. `schema export --parquet` describes the Parquet tables export writes.
     Without COMMAND, list the commands that publish one.
     """
+    refuse_redact(redact, "schema", "it prints JSON Schemas, never a checkpoint's text")
     if parquet and command_name != "export":
         raise UsageError(
             "--parquet describes the tables of export: foldctl schema export --parquet"

@@ -9,7 +9,7 @@ import typer
 
 import foldctl
 from foldctl.cli.app import command
-from foldctl.cli.options import Output, SchemeOpt
+from foldctl.cli.options import NoRedactOpt, Output, SchemeOpt, refuse_redact
 from foldctl.cli.output import emit
 
 
@@ -24,6 +24,7 @@ def sessions(
     ],
     out: Output,
     scheme: SchemeOpt = None,
+    redact: NoRedactOpt = False,
 ) -> None:
     """The sessions in a SQLite store: id, format, savedAt, messages, owner, folds, findings.
 
@@ -35,6 +36,12 @@ def sessions(
     to any foldctl command.  The store is read in place and never changed.
     Exit 2 when any session cannot be read (its row is still listed, with `error`).
     """
+    refuse_redact(
+        redact,
+        "sessions",
+        "it lists sessions (ids, times, counts), never message text; redact what you read "
+        "from one: foldctl expand STORE.db#SESSION_ID --redact",
+    )
     if os.path.isdir(store):  # the library lists a folder's session files; the command not yet
         raise foldctl.InputError(
             store,

@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import opened
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, SourceArg
-from foldctl.cli.output import emit, unmatched
+from foldctl.cli.output import emit, redaction_done, unmatched
 
 
 @command()
@@ -36,8 +36,10 @@ def show(
     exit 1 when none does (said on stderr, with what the checkpoint holds).
     """
     redactor = redaction.redactor()
-    conversation = opened(source_arg, scheme).redacted(redactor)
+    plain = opened(source_arg, scheme)
+    conversation = plain.redacted(redactor)
     chosen = folds.filter()
     missing = conversation.unmatched(chosen)
     emit("show", out, foldctl.Overview(conversation.overview(claims=claims, folds=chosen)))
+    redaction_done(redaction, redactor, plain)
     unmatched(missing)

@@ -10,8 +10,8 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.completion import choices, complete_codes
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, SchemeOpt, Sources, SourcesArg
-from foldctl.cli.output import answer, in_sources, say
+from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources, SourcesArg
+from foldctl.cli.output import answer, in_sources, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
@@ -50,6 +50,7 @@ def verify(
     out: Output,
     scheme: SchemeOpt = None,
     folds: Folds,
+    redaction: Redaction,
 ) -> None:
     """Audit checkpoints: every way one disagrees with itself, named, located and ranked.
 
@@ -66,15 +67,18 @@ def verify(
             f"--ignore: unknown finding code {unknown[0]!r}; codes are {', '.join(foldctl.CODES)}"
         )
     chosen = folds.filter()
+    redactor = redaction.redactor()
+    specs = sources(source_args)
     with progress_line("verifying") as progress:
         report = foldctl.verify(
-            sources(source_args), fail_on=fail_on, ignore=ignore or (), scheme=scheme,
+            specs, fail_on=fail_on, ignore=ignore or (), scheme=scheme,
             jobs=src.jobs, claims=claims, exclude=src.excludes(), progress=progress,
-            folds=chosen,
+            folds=chosen, redactor=redactor,
         )  # fmt: skip
     held = report.facts
     if held is not None:
         note = chosen.unmatched(held, in_sources(sum(a.readable for a in report.audits)))
         if note is not None:
             say(note)  # and the exit status is 1: nothing was found to check
+    redaction_done(redaction, redactor, specs, scheme, src.excludes())
     answer("verify", out, report, (audit.error for audit in report.audits))
