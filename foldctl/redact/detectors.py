@@ -347,12 +347,22 @@ def _quoted_items(text: str, pos: int) -> Iterator[Span]:
         pos += 1
 
 
+#: Unquoted values under a secret's name that are code, not a credential: type names,
+#: nulls and booleans (``password: str``, ``secret=None``).
+_CODE_WORDS: Final = frozenset(
+    "str string bytes int integer bool boolean float number none null nil undefined "
+    "true false any object dict list optional required".split()
+)
+
+
 def _looks_like_credential(value: str) -> bool:
-    """An unquoted value: a digit or a symbol, or mixed case and 8 or more (not a dotted
-    path); so ``password: str``, ``token = get_token()``, ``api_key=API_KEY`` are code."""
+    """An unquoted value under a secret's name, unless it reads as code: a type name, a
+    null or a boolean, an ``ALL_CAPS`` name (an environment variable) or a dotted path,
+    without a digit or a symbol; so ``password: str``, ``token = get_token()``,
+    ``api_key=API_KEY`` stay, and ``password=correcthorse`` is hidden (fail closed)."""
     if any(ch in _CREDENTIAL_MARK for ch in value):
         return True
-    return len(value) >= 8 and "." not in value and not value.islower() and not value.isupper()
+    return value.lower() not in _CODE_WORDS and "." not in value and not value.isupper()
 
 
 def _find_secret_value(text: str) -> Iterator[Span]:
@@ -1663,6 +1673,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
         ('"service": "billing"', '"secret": "', "retries"),
     ),
     Example("secret_value", "password: hunter2", ("hunter2",), ("password: ",)),
+    Example("secret_value", "password=correcthorse", ("correcthorse",), ("password=",)),
     Example("secret_value", "export DB_PASSWORD='correct horse'", ("correct horse",)),
     Example("secret_value", "--api-key=9f86d081884c7d65", ("9f86d081884c7d65",), ("--api-key=",)),
     Example(
