@@ -81,7 +81,16 @@ class _MicroMeta(msgspec.Struct):
     compactedToolIds: list[str] | None = None
 
 
+class _Block(msgspec.Struct):
+    tool_use_id: str | None = None
+
+
 class _ApiMessage(msgspec.Struct):
+    id: str | None = None
+    content: list[_Block] | str | None = None
+
+
+class _BareMessage(msgspec.Struct):
     id: str | None = None
 
 
@@ -105,7 +114,15 @@ class _Record(msgspec.Struct):
     microcompactMetadata: _MicroMeta | None = None
 
 
+class _BareRecord(_Record):
+    """A record whose ``message.content`` is not the blocks the runtime writes: read
+    without them (its tool results are then not found by their ids)."""
+
+    message: _BareMessage | None = None  # type: ignore[assignment]
+
+
 _DECODE: Final = msgspec.json.Decoder(_Record).decode
+_DECODE_BARE: Final = msgspec.json.Decoder(_BareRecord).decode
 #: The most chain steps a file may take, per record it holds (plus a constant): a session
 #: the runtime wrote walks each record about once; past this the chains are hostile.
 _WALK_FACTOR: Final = 4
@@ -161,6 +178,7 @@ class _Session:
         self.side: set[int] = set()  # sidechain records
         self.summary: set[int] = set()  # records marked isCompactSummary
         self.msgids: dict[int, str] = {}  # assistant record -> its message.id
+        self.answers: dict[str, list[int]] = {}  # tool_use_id -> the user records answering it
         self.agents: dict[int, str] = {}  # sidechain record -> its agentId
         self.by_uuid: dict[str, int] = {}
         self.boundaries: list[_Boundary] = []
@@ -188,10 +206,14 @@ class _Session:
     def read(self) -> None:
         data = self.data
         view = memoryview(data) if not isinstance(data, bytes) else data
-        for number, start, end in lines.line_spans(data):
-            self.line_count = number
+        decode, keep = _DECODE, self.keep
+        number = 0
+        for number, start, end in lines.line_spans(data):  # noqa: B007 - the last is kept
             try:
-                record = _DECODE(view[start:end])
+                try:
+                    record = decode(view[start:end])
+                except msgspec.ValidationError:
+                    record = _DECODE_BARE(view[start:end])
             except msgspec.ValidationError as e:
                 self.records += 1
                 self.pending.append(
@@ -210,10 +232,11 @@ class _Session:
                     )
                 )
                 continue
-            self.records += 1
-            self.keep(record, number, start, end)
+            keep(record, number, start, end)
+        self.line_count = number
 
     def keep(self, record: _Record, number: int, start: int, end: int) -> None:
+        self.records += 1
         kind_name = record.type
         stamp = record.timestamp
         if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
@@ -272,8 +295,14 @@ class _Session:
             self.micro.append((index, record.microcompactMetadata, record.timestamp))
         elif kind_name in ROW_TYPES:
             self.kinds.append(_ROW)
-            if kind_name == "assistant" and record.message is not None and record.message.id:
-                self.msgids[index] = record.message.id
+            message = record.message
+            if message is not None:
+                if kind_name == "assistant" and message.id:
+                    self.msgids[index] = message.id
+                elif kind_name == "user" and type(getattr(message, "content", None)) is list:
+                    for block in message.content:  # type: ignore[union-attr]
+                        if block.tool_use_id is not None:
+                            self.answers.setdefault(block.tool_use_id, []).append(index)
             if not record.isSidechain:
                 self.last_main = record
             elif self.first_side is None:
@@ -767,31 +796,16 @@ def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -
     return None
 
 
-#: How a tool result's id starts in a record as the runtime writes it (compact JSON; a
-#: quoted copy inside a string is escaped and does not match).
-_ANSWERED: Final = b'"tool_use_id":"'
-
-
 def _microcompactions(s: _Session) -> Iterator[Microcompaction]:
     if not s.micro:
         return
-    wanted = {i for _, meta, _ in s.micro if meta is not None for i in meta.compactedToolIds or ()}
     answers: dict[str, tuple[Container, int]] = {}
-    data = s.data
-    for r, place in s.place.items():
-        if s.types[r] != "user":
-            continue
-        end = s.ends[r]
-        at = data.find(_ANSWERED, s.starts[r], end)
-        while at >= 0:
-            first = at + len(_ANSWERED)
-            last = data.find(b'"', first, end)
-            if last < 0:
-                break
-            answer = bytes(data[first:last]).decode("utf-8", "replace")
-            if answer in wanted:
-                answers.setdefault(answer, place)
-            at = data.find(_ANSWERED, last, end)
+    for _, meta, _ in s.micro:
+        for wanted in (meta.compactedToolIds or ()) if meta is not None else ():
+            placed = (s.place.get(r) for r in s.answers.get(wanted, ()))
+            found = next((p for p in placed if p is not None), None)
+            if found is not None:
+                answers[wanted] = found
     for r, meta, timestamp in s.micro:
         ids = tuple(meta.compactedToolIds or ()) if meta is not None else ()
         yield Microcompaction(
