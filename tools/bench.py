@@ -362,9 +362,7 @@ def main() -> int:
     parser.add_argument("--sizes", default="10,100,500")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument(
-        "--only", choices=("files", "fleet", "startup", "sessions"), default=None
-    )
+    parser.add_argument("--only", choices=("files", "fleet", "startup", "sessions"), default=None)
     parser.add_argument("--sessions-mb", type=int, default=1000)
     parser.add_argument("--fleet-files", type=int, default=2000)
     parser.add_argument("--fleet-runs", type=int, default=3)

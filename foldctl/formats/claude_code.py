@@ -208,7 +208,7 @@ class _Session:
         view = memoryview(data) if not isinstance(data, bytes) else data
         decode, keep = _DECODE, self.keep
         number = 0
-        for number, start, end in lines.line_spans(data):  # noqa: B007 - the last is kept
+        for number, start, end in lines.line_spans(data):  # the last number is kept
             try:
                 try:
                     record = decode(view[start:end])
@@ -299,8 +299,9 @@ class _Session:
             if message is not None:
                 if kind_name == "assistant" and message.id:
                     self.msgids[index] = message.id
-                elif kind_name == "user" and type(getattr(message, "content", None)) is list:
-                    for block in message.content:  # type: ignore[union-attr]
+                elif kind_name == "user":
+                    blocks: Any = getattr(message, "content", None)  # None: read bare
+                    for block in blocks if type(blocks) is list else ():
                         if block.tool_use_id is not None:
                             self.answers.setdefault(block.tool_use_id, []).append(index)
             if not record.isSidechain:

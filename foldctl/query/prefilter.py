@@ -84,7 +84,7 @@ class Prefilter:
     needles: tuple[str, ...]
     ignore_case: bool = False
 
-    def may_match(self, data: Buffer) -> bool:
+    def may_match(self, data: Buffer | bytearray) -> bool:
         """False only when no decoding of ``data`` can hold a match."""
         head = bytes(data[:4])
         if b"\x00" in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -135,7 +135,7 @@ class Prefilter:
                 kept = min(carry, size)
                 view[:kept] = buf[size - kept : size]
 
-    def _escapes_may_spell(self, data: Buffer, needle: str) -> bool:
+    def _escapes_may_spell(self, data: Buffer | bytearray, needle: str) -> bool:
         letters = {c.lower() for c in needle} if self.ignore_case else set(needle)
         if self.ignore_case:
             folded = "".join(FOLDS_ONTO_ASCII.get(c, "") for c in letters)

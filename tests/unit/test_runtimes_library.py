@@ -168,7 +168,8 @@ def test_the_sessions_command_with_no_argument_looks_in_the_runtimes_folders(
     result = run_proc("sessions", "-f", "jsonl", env={"HOME": str(home)})
     assert result.returncode == 0, result.stderr
     [row] = jsonl(result.stdout.decode())
-    assert (row["format"], row["session"]) == ("claude-code", "db5b5fab-8f4d-4e27-9da1-494c73cf256d")
+    assert row["format"] == "claude-code"
+    assert row["session"] == "db5b5fab-8f4d-4e27-9da1-494c73cf256d"
     assert result.stderr.decode() == (
         f"foldctl: looked in {home}/.claude/projects, {home}/.codex/sessions "
         f"(no session files in {home}/.codex/sessions)\n"
