@@ -84,7 +84,7 @@ class Transcript:
             if isinstance(event, Row):
                 yield message_object(event)
 
-    def jsonl(self) -> Iterator[bytes]:
+    def jsonl_lines(self) -> Iterator[bytes]:
         """The JSONL lines of :meth:`records`, written without building each object."""
         return message_lines(self.events)
 
