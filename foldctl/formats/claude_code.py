@@ -207,6 +207,9 @@ class _Session:
         data = self.data
         view = memoryview(data) if not isinstance(data, bytes) else data
         decode, keep = _DECODE, self.keep
+        by_uuid, starts, ends, lines_of = self.by_uuid, self.starts, self.ends, self.lines
+        uuids, parents, types, kinds = self.uuids, self.parents, self.types, self.kinds
+        msgids, answers = self.msgids, self.answers
         number = 0
         for number, start, end in lines.line_spans(data):  # the last number is kept
             try:
@@ -232,7 +235,46 @@ class _Session:
                     )
                 )
                 continue
-            keep(record, number, start, end)
+            uuid = record.uuid
+            kind_name = record.type
+            if (
+                uuid is None
+                or uuid in by_uuid
+                or record.isSidechain
+                or record.isCompactSummary
+                or (kind_name != "user" and kind_name != "assistant")
+            ):
+                keep(record, number, start, end)
+                continue
+            # The common record, kept as keep() keeps it: a message of the main chain.
+            self.records += 1
+            stamp = record.timestamp
+            if stamp is not None:
+                first, last = self.first_time, self.last_time
+                if first is None or stamp < first:
+                    self.first_time = stamp
+                if last is None or stamp > last:
+                    self.last_time = stamp
+            index = len(starts)
+            by_uuid[uuid] = index
+            starts.append(start)
+            ends.append(end)
+            lines_of.append(number)
+            uuids.append(uuid)
+            parents.append(record.parentUuid)
+            types.append(kind_name)
+            kinds.append(_ROW)
+            message = record.message
+            if message is not None:
+                if kind_name == "assistant":
+                    if message.id:
+                        msgids[index] = message.id
+                else:
+                    blocks: Any = getattr(message, "content", None)  # None: read bare
+                    for block in blocks if type(blocks) is list else ():
+                        if block.tool_use_id is not None:
+                            answers.setdefault(block.tool_use_id, []).append(index)
+            self.last_main = record
         self.line_count = number
 
     def keep(self, record: _Record, number: int, start: int, end: int) -> None:
@@ -322,6 +364,8 @@ class _Session:
         path: list[int] = []
         seen: set[int] = set()
         current = start
+        kinds, uuids, parents, by_uuid = self.kinds, self.uuids, self.parents, self.by_uuid
+        relink = self.relink
         while True:
             if current in seen:
                 self.pending.append(
@@ -338,7 +382,7 @@ class _Session:
                 )
                 break
             seen.add(current)
-            if self.kinds[current] == _COMPACT:
+            if kinds[current] == _COMPACT:
                 break
             path.append(current)
             self.budget -= 1
@@ -349,12 +393,11 @@ class _Session:
                     "the parentUuid chains of this file overlap far more than any session "
                     f"the runtime writes (more than {_WALK_FACTOR} steps per record); refused",
                 )
-            uuid = self.uuids[current]
-            link = self.relink.get(uuid) if uuid is not None else None
-            parent = link[1] if link is not None and link[0] < before else self.parents[current]
+            link = relink.get(uuids[current]) if relink else None  # type: ignore[arg-type]
+            parent = link[1] if link is not None and link[0] < before else parents[current]
             if parent is None:
                 break
-            found = self.by_uuid.get(parent)
+            found = by_uuid.get(parent)
             if found is None:
                 self.pending.append(
                     _Pending(
