@@ -41,8 +41,8 @@ def sessions(
 
     Folders (with no argument, ~/.claude/projects and ~/.codex/sessions): project,
     session id, format, first and last time, records, folds and bytes of each session
-    file (a subagent's with its parent session); where it looked is said on standard
-    error.
+    file (a subagent's with its parent session); the text table ends with where it
+    looked (other formats say it on standard error).
 
     Each JSON row carries `source` (STORE.db#SESSION_ID, or the file), ready to pass
     back to any foldctl command.  Nothing is changed.  Exit 2 when any session cannot be
