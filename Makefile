@@ -42,7 +42,8 @@ claims-score: $(STAMP)
 claims-heldout: $(STAMP)
 	$(BIN)/python -m tools.claims_heldout
 
-# ripgrep is a contender in the fleet benchmark: installed when missing (as root, with apt).
+# ripgrep is a contender in the fleet and session-folder benchmarks: installed when missing
+# (as root, with apt).
 bench: $(STAMP)
 	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
 		&& apt-get update -qq && apt-get install -y -q ripgrep >/dev/null; } || echo "ripgrep not installed: the grep comparison is left out"

@@ -12,7 +12,13 @@ generator and cached in ``.bench-cache/``.  Results: a table on stdout and
 a slow machine.
 
 Options: ``--sizes 10,100,500`` (MB), ``--runs N``, ``--quick`` (10 MB only,
-fewer runs, for trying the script itself), ``--only files|fleet|startup``.
+fewer runs, for trying the script itself), ``--only files|fleet|startup|sessions``,
+``--sessions-mb N`` (the folder of generated sessions ``grep`` searches; 0 leaves it out).
+
+Session files of other runtimes (``tools/bench_sessions.py``): a generated 100 MB Claude
+Code session, ``show`` and ``expand --format jsonl`` against a bare loop that decodes and
+re-encodes each line with orjson, with peak memory; and ``grep -F`` over a folder of a
+few hundred generated sessions (1 GB) against ``rg -F`` on the same folder.
 
 Start-up is measured first, in one interleaved loop: ``python -c pass``, ``python -c
 "import typer"`` (the floor the command line stands on), ``foldctl --version``,
@@ -338,18 +344,35 @@ def table(result: FileResult) -> str:
     return "\n".join(lines)
 
 
+def run_sessions(args: argparse.Namespace) -> dict[str, Any]:
+    """The session-file part (tools/bench_sessions.py), also kept on its own in
+    ``.bench-cache/sessions-results.json``."""
+    from tools.bench_sessions import bench_sessions
+
+    subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
+    runs = 1 if args.quick else args.runs
+    result = bench_sessions(runs, 0 if args.quick else args.sessions_mb)
+    CACHE.mkdir(exist_ok=True)
+    (CACHE / "sessions-results.json").write_text(json.dumps(result, indent=2))
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10,100,500")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=("files", "fleet", "startup"), default=None)
+    parser.add_argument("--only", choices=("files", "fleet", "startup", "sessions"), default=None)
+    parser.add_argument("--sessions-mb", type=int, default=1000)
     parser.add_argument("--fleet-files", type=int, default=2000)
     parser.add_argument("--fleet-runs", type=int, default=3)
     args = parser.parse_args()
     print("$ python -m tools.bench " + " ".join(sys.argv[1:]))
     from tools.bench_fleet import bench_fleet
 
+    if args.only == "sessions":
+        run_sessions(args)
+        return 0
     if args.only == "fleet":
         subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
         fleet = {"fleet": bench_fleet(args.fleet_files, args.fleet_runs)}
@@ -417,6 +440,7 @@ def main() -> int:
         per_span = row["microsecondsPerSpan"]
         print(f"  {row['spans']:>7} spans {row['seconds']:>8.2f} s {per_span:>8.1f} us/span")
     report["resolver"] = resolver
+    report["sessions"] = run_sessions(args)
     if args.only != "files":
         report["fleet"] = bench_fleet(args.fleet_files, args.fleet_runs)
     report["totalSeconds"] = time.perf_counter() - started

@@ -81,7 +81,16 @@ class _MicroMeta(msgspec.Struct):
     compactedToolIds: list[str] | None = None
 
 
+class _Block(msgspec.Struct):
+    tool_use_id: str | None = None
+
+
 class _ApiMessage(msgspec.Struct):
+    id: str | None = None
+    content: list[_Block] | str | None = None
+
+
+class _BareMessage(msgspec.Struct):
     id: str | None = None
 
 
@@ -105,7 +114,15 @@ class _Record(msgspec.Struct):
     microcompactMetadata: _MicroMeta | None = None
 
 
+class _BareRecord(_Record):
+    """A record whose ``message.content`` is not the blocks the runtime writes: read
+    without them (its tool results are then not found by their ids)."""
+
+    message: _BareMessage | None = None  # type: ignore[assignment]
+
+
 _DECODE: Final = msgspec.json.Decoder(_Record).decode
+_DECODE_BARE: Final = msgspec.json.Decoder(_BareRecord).decode
 #: The most chain steps a file may take, per record it holds (plus a constant): a session
 #: the runtime wrote walks each record about once; past this the chains are hostile.
 _WALK_FACTOR: Final = 4
@@ -161,6 +178,7 @@ class _Session:
         self.side: set[int] = set()  # sidechain records
         self.summary: set[int] = set()  # records marked isCompactSummary
         self.msgids: dict[int, str] = {}  # assistant record -> its message.id
+        self.answers: dict[str, list[int]] = {}  # tool_use_id -> the user records answering it
         self.agents: dict[int, str] = {}  # sidechain record -> its agentId
         self.by_uuid: dict[str, int] = {}
         self.boundaries: list[_Boundary] = []
@@ -188,10 +206,17 @@ class _Session:
     def read(self) -> None:
         data = self.data
         view = memoryview(data) if not isinstance(data, bytes) else data
-        for number, start, end in lines.line_spans(data):
-            self.line_count = number
+        decode, keep = _DECODE, self.keep
+        by_uuid, starts, ends, lines_of = self.by_uuid, self.starts, self.ends, self.lines
+        uuids, parents, types, kinds = self.uuids, self.parents, self.types, self.kinds
+        msgids, answers = self.msgids, self.answers
+        number = 0
+        for number, start, end in lines.line_spans(data):  # the last number is kept
             try:
-                record = _DECODE(view[start:end])
+                try:
+                    record = decode(view[start:end])
+                except msgspec.ValidationError:
+                    record = _DECODE_BARE(view[start:end])
             except msgspec.ValidationError as e:
                 self.records += 1
                 self.pending.append(
@@ -210,10 +235,50 @@ class _Session:
                     )
                 )
                 continue
+            uuid = record.uuid
+            kind_name = record.type
+            if (
+                uuid is None
+                or uuid in by_uuid
+                or record.isSidechain
+                or record.isCompactSummary
+                or (kind_name != "user" and kind_name != "assistant")
+            ):
+                keep(record, number, start, end)
+                continue
+            # The common record, kept as keep() keeps it: a message of the main chain.
             self.records += 1
-            self.keep(record, number, start, end)
+            stamp = record.timestamp
+            if stamp is not None:
+                first, last = self.first_time, self.last_time
+                if first is None or stamp < first:
+                    self.first_time = stamp
+                if last is None or stamp > last:
+                    self.last_time = stamp
+            index = len(starts)
+            by_uuid[uuid] = index
+            starts.append(start)
+            ends.append(end)
+            lines_of.append(number)
+            uuids.append(uuid)
+            parents.append(record.parentUuid)
+            types.append(kind_name)
+            kinds.append(_ROW)
+            message = record.message
+            if message is not None:
+                if kind_name == "assistant":
+                    if message.id:
+                        msgids[index] = message.id
+                else:
+                    blocks: Any = getattr(message, "content", None)  # None: read bare
+                    for block in blocks if type(blocks) is list else ():
+                        if block.tool_use_id is not None:
+                            answers.setdefault(block.tool_use_id, []).append(index)
+            self.last_main = record
+        self.line_count = number
 
     def keep(self, record: _Record, number: int, start: int, end: int) -> None:
+        self.records += 1
         kind_name = record.type
         stamp = record.timestamp
         if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
@@ -272,8 +337,15 @@ class _Session:
             self.micro.append((index, record.microcompactMetadata, record.timestamp))
         elif kind_name in ROW_TYPES:
             self.kinds.append(_ROW)
-            if kind_name == "assistant" and record.message is not None and record.message.id:
-                self.msgids[index] = record.message.id
+            message = record.message
+            if message is not None:
+                if kind_name == "assistant" and message.id:
+                    self.msgids[index] = message.id
+                elif kind_name == "user":
+                    blocks: Any = getattr(message, "content", None)  # None: read bare
+                    for block in blocks if type(blocks) is list else ():
+                        if block.tool_use_id is not None:
+                            self.answers.setdefault(block.tool_use_id, []).append(index)
             if not record.isSidechain:
                 self.last_main = record
             elif self.first_side is None:
@@ -292,6 +364,8 @@ class _Session:
         path: list[int] = []
         seen: set[int] = set()
         current = start
+        kinds, uuids, parents, by_uuid = self.kinds, self.uuids, self.parents, self.by_uuid
+        relink = self.relink
         while True:
             if current in seen:
                 self.pending.append(
@@ -308,7 +382,7 @@ class _Session:
                 )
                 break
             seen.add(current)
-            if self.kinds[current] == _COMPACT:
+            if kinds[current] == _COMPACT:
                 break
             path.append(current)
             self.budget -= 1
@@ -319,12 +393,11 @@ class _Session:
                     "the parentUuid chains of this file overlap far more than any session "
                     f"the runtime writes (more than {_WALK_FACTOR} steps per record); refused",
                 )
-            uuid = self.uuids[current]
-            link = self.relink.get(uuid) if uuid is not None else None
-            parent = link[1] if link is not None and link[0] < before else self.parents[current]
+            link = relink.get(uuids[current]) if relink else None  # type: ignore[arg-type]
+            parent = link[1] if link is not None and link[0] < before else parents[current]
             if parent is None:
                 break
-            found = self.by_uuid.get(parent)
+            found = by_uuid.get(parent)
             if found is None:
                 self.pending.append(
                     _Pending(
@@ -767,31 +840,16 @@ def _first_prompt(s: _Session, live: list[int], folds: list[list[int] | None]) -
     return None
 
 
-#: How a tool result's id starts in a record as the runtime writes it (compact JSON; a
-#: quoted copy inside a string is escaped and does not match).
-_ANSWERED: Final = b'"tool_use_id":"'
-
-
 def _microcompactions(s: _Session) -> Iterator[Microcompaction]:
     if not s.micro:
         return
-    wanted = {i for _, meta, _ in s.micro if meta is not None for i in meta.compactedToolIds or ()}
     answers: dict[str, tuple[Container, int]] = {}
-    data = s.data
-    for r, place in s.place.items():
-        if s.types[r] != "user":
-            continue
-        end = s.ends[r]
-        at = data.find(_ANSWERED, s.starts[r], end)
-        while at >= 0:
-            first = at + len(_ANSWERED)
-            last = data.find(b'"', first, end)
-            if last < 0:
-                break
-            answer = bytes(data[first:last]).decode("utf-8", "replace")
-            if answer in wanted:
-                answers.setdefault(answer, place)
-            at = data.find(_ANSWERED, last, end)
+    for _, meta, _ in s.micro:
+        for wanted in (meta.compactedToolIds or ()) if meta is not None else ():
+            placed = (s.place.get(r) for r in s.answers.get(wanted, ()))
+            found = next((p for p in placed if p is not None), None)
+            if found is not None:
+                answers[wanted] = found
     for r, meta, timestamp in s.micro:
         ids = tuple(meta.compactedToolIds or ()) if meta is not None else ()
         yield Microcompaction(

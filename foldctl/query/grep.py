@@ -434,6 +434,8 @@ def open_searched(
             if not prefilter.may_match(envelope):
                 return None
             return join(checkpoint_of(info, envelope), scheme)[0]
+    if isinstance(spec, str) and spec != "-" and prefilter.may_match_file(spec) is False:
+        return None  # a plain file whose bytes cannot match: read in chunks, not held
     raw = read_bytes(spec)
     if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
         return open_graph(spec, scheme)[0]  # a store where a checkpoint was expected: says so

@@ -63,6 +63,10 @@ FOLDS_ONTO_ASCII: Final[dict[str, str]] = {
     "k": "\u212a",
 }
 _UNICODE_ESCAPE: Final = re.compile(rb"\\u([0-9a-fA-F]{4})")
+#: How many bytes of a file :meth:`Prefilter.may_match_file` reads at a time, and the
+#: length of a ``\\uXXXX`` escape (what may straddle two chunks, with a needle).
+FILE_CHUNK: Final = 1 << 20
+_ESCAPE_BYTES: Final = 6
 #: Set to ``0`` (or ``off``, ``no``, ``false``) to decode every source.
 ENVIRONMENT: Final = "FOLDCTL_GREP_PREFILTER"
 
@@ -80,7 +84,7 @@ class Prefilter:
     needles: tuple[str, ...]
     ignore_case: bool = False
 
-    def may_match(self, data: Buffer) -> bool:
+    def may_match(self, data: Buffer | bytearray) -> bool:
         """False only when no decoding of ``data`` can hold a match."""
         head = bytes(data[:4])
         if b"\x00" in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -93,7 +97,45 @@ class Prefilter:
                 return True
         return False
 
-    def _escapes_may_spell(self, data: Buffer, needle: str) -> bool:
+    def may_match_file(self, path: str) -> bool | None:
+        """:meth:`may_match` of a plain file's bytes, read in chunks into one buffer (each
+        chunk searched while it is in the cache; nothing of the file kept), stopping at the
+        first chunk that may match.  None when the file is not one to judge here (gzip, a
+        SQLite store, UTF-16/32 by its first bytes, or it cannot be opened): the caller
+        reads it as usual and says what is wrong with it."""
+        try:
+            f = open(path, "rb", buffering=0)  # noqa: SIM115 - closed below
+        except OSError:
+            return None
+        with f:
+            longest = max((len(n.encode()) for n in self.needles), default=1)
+            carry = max(longest, _ESCAPE_BYTES) - 1  # what may straddle two chunks
+            buf = bytearray(FILE_CHUNK + carry)
+            view = memoryview(buf)
+            kept = 0
+            first = True
+            while True:
+                try:
+                    n = f.readinto(view[kept:])
+                except OSError:
+                    return None
+                if first:
+                    if n == 0:
+                        return None  # empty: the reader says so
+                    head = bytes(buf[:16])
+                    if head.startswith((b"\x1f\x8b", b"SQLite format 3\x00")):
+                        return None
+                    first = False
+                if not n:
+                    return False
+                size = kept + n
+                window = buf if size == len(buf) else buf[:size]
+                if self.may_match(window):
+                    return True
+                kept = min(carry, size)
+                view[:kept] = buf[size - kept : size]
+
+    def _escapes_may_spell(self, data: Buffer | bytearray, needle: str) -> bool:
         letters = {c.lower() for c in needle} if self.ignore_case else set(needle)
         if self.ignore_case:
             folded = "".join(FOLDS_ONTO_ASCII.get(c, "") for c in letters)

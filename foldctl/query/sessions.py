@@ -256,7 +256,7 @@ class SessionFiles(Table):
     def failure(self) -> FoldctlError | None:
         """One error for the files that could not be searched or read, if any (each read
         that failed keeps its row, with ``error``)."""
-        failed = [*map(str, self.errors), *(row["error"] for row in self.rows if "error" in row)]
+        failed = [row["error"] for row in self.rows if "error" in row]  # errors have rows too
         if not failed:
             return None
         if len(failed) == 1 and self.errors:
@@ -283,13 +283,30 @@ def session_files(
     roots = list(paths) if paths is not None else session_folders()
     found = scan_sources(roots, excludes) if roots else None
     entries: list[SourceSpec | FoldctlError] = list(found.entries) if found else []
+    # A folder with no session file in it is an empty listing, not a failure (a runtime's
+    # folder before its first session): the note names it.
+    empty = [e for e in entries if _nothing_in(e, roots)]
+    entries = [e for e in entries if not any(e is x for x in empty)]
     batch = batch_size(len(entries), jobs)
     found_rows = map_ordered(session_row, entries, jobs=jobs, on_crash=_crashed, batch=batch)
     rows = [row for row in found_rows if row is not None]
     errors = tuple(e for e in entries if isinstance(e, FoldctlError))
     where = ", ".join(roots) if roots else f"nothing ({' and '.join(SESSION_FOLDERS)} do not exist)"
+    if empty:
+        where += f" (no session files in {', '.join(getattr(e, 'source', '') for e in empty)})"
     return SessionFiles(
         rows, FILE_COLUMNS, FILE_TEXT_COLUMNS, f"looked in {where}", tuple(roots), errors
+    )
+
+
+def _nothing_in(entry: SourceSpec | FoldctlError, roots: Sequence[str]) -> bool:
+    """Whether ``entry`` is the scan's word that a folder named in ``roots`` holds no file
+    it reads."""
+    return (
+        isinstance(entry, InputError)
+        and entry.source in roots
+        and os.path.isdir(entry.source)
+        and entry.what.startswith("no checkpoints found in this directory")
     )
 
 

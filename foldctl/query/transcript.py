@@ -22,7 +22,7 @@ from foldctl.graph.walk import (
     walk_name,
 )
 from foldctl.model import Message
-from foldctl.query.records import message_object
+from foldctl.query.records import message_lines, message_object
 from foldctl.times import iso_recorded
 
 if TYPE_CHECKING:
@@ -83,6 +83,10 @@ class Transcript:
         for event in self.events:
             if isinstance(event, Row):
                 yield message_object(event)
+
+    def jsonl_lines(self) -> Iterator[bytes]:
+        """The JSONL lines of :meth:`records`, written without building each object."""
+        return message_lines(self.events)
 
     def document(self) -> list[dict[str, Any]]:
         return list(self.records())

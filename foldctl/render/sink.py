@@ -136,8 +136,13 @@ def document(result: Documented, output: Output) -> None:
 
 
 def records(result: Recorded, output: Output) -> None:
-    """``--format jsonl``: one object per line, streamed."""
-    write_jsonl(result.records(), output.out)
+    """``--format jsonl``: one object per line, streamed (as the result's own ``jsonl_lines()``
+    writes them, when it has that: the same lines, made faster)."""
+    lines = getattr(result, "jsonl_lines", None)
+    if lines is not None:
+        write_chunks(lines(), output.out)
+    else:
+        write_jsonl(result.records(), output.out)
 
 
 def text_lines(lines: Iterable[Line], output: Output) -> None:

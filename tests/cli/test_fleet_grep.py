@@ -234,3 +234,27 @@ def test_store_sessions_are_prefiltered_on_their_envelope(tmp_path: Path) -> Non
     con.close()
     result = run_cli("grep", "-l", "café", str(db))
     assert result.stdout == f"{db}#esc\n"
+
+
+@pytest.mark.parametrize("chunk", [7, 16, 61])
+def test_a_file_read_in_chunks_finds_what_straddles_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """A plain file is searched a chunk at a time: a needle or an escape cut by a chunk's end
+    is still found, wherever the cut falls, and a file that cannot match is still skipped."""
+    import foldctl.query.prefilter as prefilter
+
+    monkeypatch.setattr(prefilter, "FILE_CHUNK", chunk)
+    cases = [*ESCAPED, ("the plain pending_approval text", "pending_approval", ["-F"])]
+    for pad in range(0, chunk + 1, 3):
+        for content, pattern, options in cases:
+            path = tmp_path / "chunked.json"
+            path.write_text(checkpoint("x" * pad + " " + content), encoding="utf-8")
+            on = run_cli("grep", *options, "-e", pattern, str(path), "-f", "jsonl")
+            assert on.exit_code == 0, (pad, content, pattern, on.stderr)
+            assert len(jsonl(on.stdout)) == 1
+    path = tmp_path / "none.json"
+    path.write_text(checkpoint("x" * 200 + " nothing of it here"), encoding="utf-8")
+    off = run_cli("grep", "--verbose", "-F", "pending_approval", str(path))
+    assert off.exit_code == 1
+    assert "1 of 1 source(s) not decoded" in off.stderr

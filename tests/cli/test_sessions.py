@@ -178,11 +178,15 @@ def test_an_unreadable_session_is_listed_with_its_error_and_exit_2(tmp_path: Pat
 def test_not_a_store(tmp_path: Path) -> None:
     plain = tmp_path / "checkpoint.json"
     plain.write_bytes(make_store.sample_rows()[0].envelope)
-    for argv in (str(plain), str(tmp_path / "missing.db"), str(tmp_path), "-"):
+    for argv in (str(plain), str(tmp_path / "missing.db"), "-"):
         result = run_proc("sessions", argv)
         assert result.returncode == 2, argv
         assert len(result.stderr.splitlines()) == 1
         assert b"Traceback" not in result.stderr
+    # A folder is listed for its session files: a checkpoint is not one (show reads it).
+    folder = run_proc("sessions", str(tmp_path), "-f", "jsonl")
+    assert (folder.returncode, folder.stdout) == (0, b"")
+    assert folder.stderr.decode() == f"foldctl: looked in {tmp_path}\n"
 
 
 def test_unknown_scheme_is_a_usage_error(db: Path) -> None:

@@ -380,6 +380,27 @@ def test_a_microcompaction_names_the_results_it_cleared(tmp_path: Path) -> None:
     assert c.overview()["microcompactions"][0]["cleared"] == ["h2"]
 
 
+def test_content_blocks_of_another_shape_are_read_and_answers_found_in_any_record(
+    tmp_path: Path,
+) -> None:
+    odd = user("u2", "r1", "x")
+    odd["message"]["content"] = ["a bare string block", 7]  # not the blocks the runtime writes
+    c = open_session(
+        tmp_path,
+        [
+            user("u1", None, "Look at the logs."),  # 1
+            tool_use("a1", "u1", "toolu_9", "Bash", {"command": "tail app.log"}, "msg_9"),  # 2
+            tool_result("r1", "a1", "toolu_9", "x" * 200),  # 3
+            odd,  # 4
+            microcompact("m1", "u2", ["toolu_9"]),  # 5
+        ],
+    )
+    assert rows(c) == [("h0", "u1", 1), ("h1", "a1", 2), ("h2", "r1", 3), ("h3", "u2", 4)]
+    assert codes(c) == []  # the odd record is a message like any other, no schema finding
+    (micro,) = c.checkpoint.microcompactions
+    assert micro.cleared == ((None, 2),) and micro.missing == ()
+
+
 def test_a_summary_without_its_boundary_is_an_ordinary_message(tmp_path: Path) -> None:
     stray = summary("s9", "u1", "a summary whose boundary is not there")
     c = open_session(tmp_path, [user("u1", None, "q"), stray, user("u2", "s9", "q2")])

@@ -17,7 +17,7 @@ from foldctl import schemas
 from foldctl.graph.open import open_graph
 from foldctl.query.records import spans_table
 from foldctl.query.transcript import transcript
-from tests.support import SAMPLES, jsonl, run_cli
+from tests.support import SAMPLES, jsonl, run_cli, run_proc
 from tests.support.sessions import SESSION, assistant, user, write_jsonl
 from tools.generate_sessions import claude_cases
 
@@ -129,11 +129,57 @@ def test_the_session_folders_are_one_list(tmp_path: Path) -> None:
     assert served.roots.paths == (str(tmp_path / ".codex" / "sessions"),)
 
 
-def test_the_sessions_command_takes_a_store_and_names_the_call_for_a_folder() -> None:
+def test_the_sessions_command_lists_the_bundled_session_files() -> None:
     result = run_cli("sessions", str(SAMPLES))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "project", "session", "format", "firstAt", "lastAt", "records", "folds", "bytes"
+    ]  # fmt: skip
+    claude = next(line for line in lines if "claude-code" in line).split()
+    assert claude == [
+        "/home/dev/payments-service",
+        "db5b5fab-8f4d-4e27-9da1-494c73cf256d",
+        "claude-code",
+        "2025-06-02T09:00:20.805Z",
+        "2025-06-02T09:15:24.446Z",
+        "50",
+        "2",
+        str(CLAUDE.stat().st_size),
+    ]
+    assert any(line.split()[2:3] == ["codex"] for line in lines[1:])
+    assert lines[-1] == f"looked in {SAMPLES}"
+    rows = jsonl(run_cli("sessions", str(CLAUDE), str(CODEX), "-f", "jsonl").stdout)
+    validate("sessions", rows)
+    assert [(r["source"], r["format"], r["folds"]) for r in rows] == [
+        (str(CLAUDE), "claude-code", 2),
+        (str(CODEX), "codex", 2),
+    ]
+
+
+def test_the_sessions_command_with_no_argument_looks_in_the_runtimes_folders(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    project = home / ".claude" / "projects" / "-home-dev-payments-service"
+    project.mkdir(parents=True)
+    shutil.copy(CLAUDE, project / "db5b5fab.jsonl")
+    (home / ".codex" / "sessions").mkdir(parents=True)  # no rollout yet: an empty listing
+    result = run_proc("sessions", "-f", "jsonl", env={"HOME": str(home)})
+    assert result.returncode == 0, result.stderr
+    [row] = jsonl(result.stdout.decode())
+    assert row["format"] == "claude-code"
+    assert row["session"] == "db5b5fab-8f4d-4e27-9da1-494c73cf256d"
+    assert result.stderr.decode() == (
+        f"foldctl: looked in {home}/.claude/projects, {home}/.codex/sessions "
+        f"(no session files in {home}/.codex/sessions)\n"
+    )
+
+
+def test_the_sessions_command_takes_one_store_or_folders_not_both() -> None:
+    result = run_cli("sessions", str(SAMPLES), str(SAMPLES / "sessions.db"))
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
-    assert "is a directory; expected a SQLite session store" in result.stderr
-    assert "foldctl.sessions(FOLDER)" in result.stderr
+    assert "not a store among other paths" in result.stderr
 
 
 def test_grep_only_matching_labels_each_match_with_the_role_shown() -> None:
