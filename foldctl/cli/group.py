@@ -65,7 +65,10 @@ _TABLE: Final = (
     (
         "sessions",
         "sessions",
-        "The sessions in a SQLite store: id, format, savedAt, messages, owner, folds, findings.",
+        (
+            "The sessions in a SQLite store, or the Claude Code sessions and Codex rollouts "
+            "in folders: one row each."
+        ),
     ),
     (
         "fingerprint",
