@@ -370,7 +370,7 @@ _NUM: Final = (
     r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
     "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
     r"|\d{1,3}(?: \d{3}){2,}(?![\d])"
-    r"|\d{1,2} \d{3}(?![\d])(?= [A-Za-z])"
+    r"|\d{1,3} \d{3}(?![\d])(?= [A-Za-z])"
     r"|\d+(?:\.\d+)?"
 )
 _MONTH: Final = trie_pattern(alt for name in MONTHS for alt in (name.capitalize(), name.upper()))
@@ -399,6 +399,14 @@ QUANTITY_UNITS: Final[dict[str, str]] = {
     "mmol/L": "mmol/L",
     "mg": "mg",
     "kg": "kg",
+    "mm": "mm",
+    "cm": "cm",
+    "µm": "µm",
+    "μm": "µm",
+    "mL": "mL",
+    "ml": "mL",
+    "dBm": "dBm",
+    "dB": "dB",
     "lbs": "lb",
     "lb": "lb",
     "oz": "oz",
@@ -616,7 +624,7 @@ def decimal_text(value: Decimal) -> str:
     return text
 
 
-_GROUPED_DOTS: Final = lazy(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_GROUPED_DOTS: Final = lazy(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?")
 _GROUPED_COMMAS: Final = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _SPACES: Final = str.maketrans("", "", " \u202f\u00a0")
 

@@ -25,7 +25,13 @@ from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
 from foldctl.claims.facts import Fact, entity_key, label_key, outcome_counts
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
-from foldctl.claims.operations import GENERIC_TOOL_WORDS, names_operation, operation_words
+from foldctl.claims.operations import (
+    GENERIC_TOOL_WORDS,
+    names_operation,
+    operation_words,
+    names_object,
+    tool_words,
+)
 from foldctl.lazyre import lazy
 
 UNSUPPORTED: Final = "unsupported"
@@ -768,45 +774,107 @@ class _Check:
     # ------------------------------------------------------------ dropped
 
     def _dropped(self) -> list[ClaimFinding]:
+        """Every error result the summary does not mention: ``dropped`` when the summary
+        says nothing of trouble it does not tie to another error, else ``unverified`` (a
+        clause of trouble the rules cannot tie to an error may be about this one, in words
+        they do not know)."""
         groups = self.index.error_groups(self.start, self.stop)
         if not groups:
             return []
         mentions = self._mentions()
         classes = Counter(error_class for error_class, _ in groups)
-        findings: list[ClaimFinding] = []
-        for (error_class, tool), (_, positions) in sorted(groups.items(), key=lambda g: g[1][1]):
-            if self._mentioned(
+        ordered = sorted(groups.items(), key=lambda g: g[1][1])
+        tied: set[int] = set()  # clauses tied to an error
+        unmentioned: list[tuple[str, str, list[int]]] = []
+        for (error_class, tool), (_, positions) in ordered:
+            hits = self._mentioned(
                 error_class,
                 tool,
                 positions,
                 mentions,
                 single=len(groups) == 1,
                 unique=classes[error_class] == 1,
-            ):
-                continue
+            )
+            tied |= hits
+            if not hits:
+                unmentioned.append((error_class, tool, positions))
+        asides = self._asides() if unmentioned else set()
+        loose = bool(unmentioned) and any(
+            m.classes - {"weak"}
+            and n not in tied
+            and not m.planned
+            and n not in asides
+            and not self._elsewhere(n)
+            for n, m in enumerate(mentions)
+        )
+        findings: list[ClaimFinding] = []
+        for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
             findings.append(
                 ClaimFinding(
-                    kind=DROPPED,
+                    kind=UNVERIFIED if loose else DROPPED,
                     atom=line,
                     atom_kind="error",
                     normalised=f"{error_class}:{tool}",
+                    expected="an error the summary may tell in other words" if loose else None,
                     evidence=tuple(self.index.ref(p) for p in positions),
                     searched=self.stop - self.start,
                 )
             )
         return findings
 
+    def _asides(self) -> set[int]:
+        """The clauses under a heading that says what was asked, what it is about or what
+        is still to do ("Key Technical Concepts", "Pending Tasks"): none tells what
+        happened."""
+        heads = [(m.start(), m.group("aside") is not None) for m in _HEADING.finditer(self.summary)]
+        found: set[int] = set()
+        for n, (start, _) in enumerate(self.clauses):
+            last = [aside for at, aside in heads if at <= start]
+            if last and last[-1]:
+                found.add(n)
+        return found
+
+    def _elsewhere(self, clause: int) -> bool:
+        """Whether a clause of trouble is about something the originals show that is no
+        error result: it names the operation of a tool whose results report no error, or
+        an entity or a number of a result that reports none ("DKIM s2026 missing", "1,924
+        rejected": data a result reports)."""
+        start, end = self.clauses[clause]
+        words = set(re.findall(r"[a-z]+", self.summary[start:end].lower()))
+        erring = {tool for _, tool in self.index.error_groups(self.start, self.stop)}
+        for tool, _ in self.index.tool_names(self.start, self.stop):
+            if tool not in erring and names_operation(words, tool):
+                return True
+        errors = set(self.index.errors(self.start, self.stop))
+        for atom in self.atoms:
+            if start <= atom.start < end and (
+                atom.kind in A.ENTITY_KINDS
+                or (atom.kind in _NUMERIC and (_numeric_value(atom) or 0) >= 10)
+            ):
+                at = self.index.first_support(atom, self.start, self.stop)
+                while at is not None and at in errors:
+                    at = self.index.first_support(atom, at + 1, self.stop)
+                if at is not None and self.index.messages[at].role == "tool":
+                    return True
+        return False
+
     def _mentions(self) -> list[_Mention]:
-        """Per clause: the classes of its words of trouble, its words, its entities, its
-        numbers (an HTTP or exit code)."""
+        """Per clause: the classes of its words of trouble (not inside a tool's name:
+        ``issue_refund`` holds no "issue"), its words, its entities, its numbers (an HTTP
+        or exit code), its words joined by ``_``."""
         found: list[_Mention] = []
+        tools = {tool.lower() for tool, _ in self.index.tool_names(self.start, self.stop)}
         for clause_start, clause_end in self.clauses:
             text = self.summary[clause_start:clause_end]
+            troubled = _SNAKE.sub(
+                lambda m: " " * len(m.group()) if m.group().lower() in tools else m.group(), text
+            )
             classes = {
-                m.lastgroup or "failed"
-                for m in F.MENTION_PATTERN.finditer(text)
-                if not _DENIED_TROUBLE.search(text, max(0, m.start() - 12), m.start())
+                name
+                for name, pattern in F.MENTION_CLASSES
+                for m in pattern.finditer(troubled)
+                if not _DENIED_TROUBLE.search(troubled, max(0, m.start() - 12), m.start())
             }
             lowered = text.lower().replace("re-run", "rerun")
             entities = {
@@ -815,9 +883,18 @@ class _Check:
                 if a.kind in A.ENTITY_KINDS and clause_start <= a.start < clause_end
             }
             entities |= {label_key(t) for t in re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)}
-            numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?![\d.])", text))
+            numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
+            names = frozenset(_SNAKE.findall(lowered))
+            planned = _PLANNED.search(text) is not None
             found.append(
-                _Mention(classes, frozenset(re.findall(r"[a-z]+", lowered)), entities, numbers)
+                _Mention(
+                    classes,
+                    frozenset(re.findall(r"[a-z]+", lowered)),
+                    entities,
+                    numbers,
+                    names,
+                    planned,
+                )
             )
         return found
 
@@ -830,36 +907,71 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> bool:
-        """Whether a clause mentions the error: it names the error (its code, its
-        distinctive words), or has a word of trouble and names the failing operation, what
-        the call was about, or the error's class when no other error shares it."""
+    ) -> set[int]:
+        """The clauses that mention the error: they name it (its code, its distinctive
+        words, its own code word), or have a word of trouble and name the failing
+        operation, what the call was about, or the error's class when no other error
+        shares it."""
         anchors: set[str] = set()
         lines: list[str] = []
         for position in positions[:20]:
             anchors |= self.index.error_anchors(position)
             lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
-        for mention in mentions:
-            trouble = mention.classes - {"weak"}
-            if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
-                return True  # "got a 503", "(409)", "exit code 3"
-            if not mention.classes:
-                continue
-            shared = distinct & mention.words
-            if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
-                return True  # "checksum mismatch", "a nil pointer panic"
-            if single and (error_class in trouble or "failed" in trouble):
-                return True  # the only error: a word of failure, or of its kind, is about it
-            if error_class != "failed" and error_class in mention.classes and unique:
-                return True  # the only error of its kind: "timed out" names the timeout
-            if mention.entities & anchors:
-                return True
-            if trouble and names_operation(mention.words, tool):
-                return True
-        if not anchors and not operation_words(tool):
-            return any(m.classes - {"weak"} for m in mentions)
-        return False
+        names = {n for line in lines for n in _SNAKE.findall(line.lower())}
+        tool_name = tool.lower()
+        objects = {
+            w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3
+        }
+        found: set[int] = set()
+        for n, mention in enumerate(mentions):
+            if self._mentions_error(
+                mention, error_class, tool, tool_name, anchors, codes, distinct, names, objects,
+                single=single, unique=unique,
+            ):
+                found.add(n)
+        if not found and not anchors and not operation_words(tool):
+            found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
+        return found
+
+    @staticmethod
+    def _mentions_error(
+        mention: _Mention,
+        error_class: str,
+        tool: str,
+        tool_name: str,
+        anchors: set[str],
+        codes: set[str],
+        distinct: set[str],
+        names: set[str],
+        objects: set[str],
+        *,
+        single: bool,
+        unique: bool,
+    ) -> bool:
+        trouble = mention.classes - {"weak"}
+        if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
+            return True  # "got a 503", "(409)", "exit code 3"
+        if {c for c in codes & mention.numbers if len(c) == 3 and c[0] in "45"}:
+            return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
+        if names & mention.names:
+            return True  # the error's own code word: "not_in_channel", "card_declined"
+        if tool_name in mention.names and (mention.classes or "false" in mention.words):
+            return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
+        if not mention.classes:
+            return False
+        shared = distinct & {_stem(w) for w in mention.words}
+        if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
+            return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
+        if single and (error_class in trouble or "failed" in trouble):
+            return True  # the only error: a word of failure, or of its kind, is about it
+        if error_class != "failed" and error_class in mention.classes and unique:
+            return True  # the only error of its kind: "timed out" names the timeout
+        if mention.entities & anchors:
+            return True
+        if names_operation(mention.words, tool):
+            return True  # the operation, with a word of trouble (or "errors": "two errors")
+        return bool(trouble) and names_object(mention.words, objects)  # "the coupon was refused"
 
     # ------------------------------------------------------------ findings
 
@@ -910,6 +1022,36 @@ class _Mention:
     words: frozenset[str]
     entities: set[str]
     numbers: set[str]
+    names: frozenset[str]  # words joined by ``_`` (``not_in_channel``, ``get_spc``)
+    planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
+
+
+#: A heading of a sectioned summary; ``aside`` when its section tells no events.
+_HEADING: Final = lazy(
+    r"(?im)^[ \t#*]{0,6}(?:\d{1,2}[.)][ \t]{1,3})?(?:(?P<aside>primary request|key technical "
+    r"concepts|pending tasks|optional next step|next steps?|all user messages|user messages)"
+    r"|[a-z][a-z ]{2,40}:[ \t]*$)"
+)
+#: A clause that states a task or a plan, not what happened ("Pending Tasks: fix the rows").
+_PLANNED: Final = lazy(
+    r"^[\s\-*\d.)]{0,8}(?:fix|retry|re-?run|resend|re-?import|rerun|investigate|ask|check|report|"
+    r"follow up|chase|get|publish|change|grade|put|look)\b|\b(?:next step|pending tasks?|"
+    r"to do|todo|will|should|need(?:s|ed)? to|once|until|if)\b",
+    re.IGNORECASE,
+)
+
+
+#: A word joined by ``_`` (a tool's name, an error's code: ``not_in_channel``).
+_SNAKE: Final = lazy(r"(?<![\w])[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}(?![\w])")
+
+
+def _stem(word: str) -> str:
+    """A word without its commonest endings, so that ``points`` and ``point``, ``subgroups``
+    and ``subgroup`` name the same thing."""
+    for ending in ("ing", "ed", "es", "s"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
 
 
 #: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).
@@ -927,6 +1069,11 @@ _DENIED_TROUBLE: Final = lazy(
 )
 _CODE_WORDS: Final = frozenset(_words("http status code exit exited got returned answered"))
 _ERROR_WORDS: Final = lazy(r"[a-z]{5,}")
+_ACRONYM: Final = lazy(r"(?<![\w])[A-Z]{3,6}(?![\w])")
+_LEVEL_WORDS: Final = frozenset(
+    "ERROR FATAL WARN WARNING INFO DEBUG TRACE CRITICAL PANIC SEVERE EMERG HTTP FAILED FAIL "
+    "GET POST PUT PATCH DELETE UTC".split()
+)
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
 
@@ -942,9 +1089,12 @@ def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
             if len(m.group()) == 3 or "exit" in before or "code" in before:
                 codes.add(m.group())
         distinct |= {
-            w
+            _stem(w)
             for w in _ERROR_WORDS.findall(lowered)
             if w not in F.COMMON_ERROR_WORDS and w not in GENERIC_TOOL_WORDS
+        }
+        distinct |= {  # an acronym is as distinctive as a long word: "beyond UCL"
+            w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS
         }
     return codes, distinct
 
