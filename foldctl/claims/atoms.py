@@ -221,9 +221,11 @@ NOT_NOUNS: Final = frozenset(
         "those it its we i you he she they then so but if when while left ago later earlier "
         "percent am pm plus minus only also still etc via p nd rd th st about around approx "
         "approximately up down off across within without has have had will would can could "
-        "should may might must not no"
+        "should may might must not no did do does got went made"
     )
 )
+#: A capitalised word that is no acronym: a name, not a noun a count counts.
+_PROPER: Final = lazy(r"[A-Z][a-z]{2,}")
 #: Words between a number and its noun (``3 failed requests``, ``3 tool calls``).
 COUNT_MODIFIERS: Final = frozenset(
     _words(
@@ -1256,8 +1258,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
                     m.end("w2"),
                 )
             )
-        elif lw1 not in NOT_NOUNS and lw1 not in MONTHS:
-            noun, noun_end = lw1, m.end("w1")
+        elif lw1 not in NOT_NOUNS and lw1 not in MONTHS and not _PROPER.fullmatch(w1):
+            noun, noun_end = lw1, m.end("w1")  # not a name: "at 9 Paris time"
         if noun is not None and not is_word:
             counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
             amount = counted if counted is not None else amount

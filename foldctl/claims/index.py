@@ -615,6 +615,78 @@ class EvidenceIndex:
             position = found + 1
         return None if not seen else False
 
+    def small_count_conflict(
+        self, number: int, lemma: str, start: int, stop: int, said: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether a message in ``[start, stop)`` gives another count of the noun of a small
+        count (``3 items`` against "4 items"): the strong evidence against it."""
+        stem = lemma.split()[-1]
+        stem = stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
+        probe = Atom("lemma", stem, stem, 0, 0)
+        position = start
+        for _ in range(_COUNT_CANDIDATES):
+            if position >= stop:
+                break
+            found = self._search(probe, position, stop, last=False)
+            if found is None:
+                break
+            if count_conflict(self.text(found), number, stem, said):
+                return True
+            position = found + 1
+        return False
+
+
+def count_conflict(text: str, number: int, stem: str, said: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` gives another count of things named like ``stem``: a number
+    written with the noun (``3 items``, ``items: 3``) or a JSON array of another length
+    under a key named like it, and nowhere ``number`` of them (nor ``number`` on a line
+    with a word the summary ``said`` beside its count: "9 rows rejected", "9 rejected")."""
+    if _count_in_message(text, number, stem):
+        return False
+    digits = re.compile(rf"(?<![\d.,:/-]){number}(?![\d.,:/-])")
+    for line in text.splitlines():
+        if digits.search(line) and said & set(re.findall(r"[a-z]{4,}", line.lower())):
+            return False  # the number is there, with what the summary says of it
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            value = None
+        if value is not None and _json_lengths(value, stem):
+            return True
+    pattern = _count_pattern(stem)
+    return any(
+        int(m.group("a") or m.group("b")) != number
+        for line in text.splitlines()
+        if stem in line.lower()
+        for m in pattern.finditer(line.lower())
+    )
+
+
+@lru_cache(maxsize=256)
+def _count_pattern(stem: str) -> re.Pattern[str]:
+    """A count written with the noun: ``3 items``, ``items: 3``, ``item count = 3``."""
+    word = re.escape(stem)
+    return re.compile(
+        rf"(?<![\w.,:/-])(?P<a>\d{{1,7}}) {word}\w{{0,3}}\b"
+        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}[ \t]{{0,3}}[:=][ \t]{{0,3}}(?P<b>\d{{1,7}})(?![\w.,:/-])"
+    )
+
+
+def _json_lengths(value: Any, stem: str, depth: int = 0) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, list) and A.singular(str(key)).startswith(stem):
+                return True
+            if isinstance(item, dict | list) and _json_lengths(item, stem, depth + 1):
+                return True
+    elif isinstance(value, list):
+        return any(_json_lengths(item, stem, depth + 1) for item in value)
+    return False
+
 
 def _count_in_message(text: str, number: int, stem: str) -> bool:
     """Whether ``text`` counts ``number`` things named like ``stem``.
