@@ -23,7 +23,7 @@ from foldctl.claims import failures as F
 from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
-from foldctl.claims.facts import Fact, entity_key, label_key, outcome_counts
+from foldctl.claims.facts import LOG, ROW, Fact, entity_key, label_key, outcome_counts
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
@@ -567,14 +567,83 @@ class _Check:
                     conflict = (entity, verdict[0], verdict[1])
             if conflict is not None and not agreed:
                 entity, position, fact = conflict
+                strong = self._strong(claim, fact, entity, position)
                 found[i] = self._finding(
-                    CONTRADICTED,
+                    CONTRADICTED if strong else UNVERIFIED,
                     claim,
                     expected=fact.value if fact.kind == A.MONEY else fact.text,
                     entity=entity.text,
                     evidence=(self.index.ref(position),),
                 )
         return found
+
+    def _strong(self, claim: Atom, fact: Fact, entity: Atom | None, position: int) -> bool:
+        """Whether the originals' value is strong evidence against the claim: the same
+        entity's value of the same attribute, in a field made for it, of a type that
+        matches.  Weaker evidence makes an ``unverified`` finding (information), never a
+        ``contradicted`` one: a false alarm costs more than a miss.
+
+        * a status: from a status field, column or line (``status: pending``; not prose,
+          not a log line, not an error message), and not a word that reports what came
+          back ("the SMSC returned 503"); a status said of no entity only when the claim
+          is an end (done or failed) and the operation's result is the other end;
+        * a level: from a field or a status line of that result;
+        * an amount: of the attribute the summary names, or owned by another entity
+          in that message (the option not chosen);
+        * a date or a time: from a field.
+        """
+        after = self.summary[claim.end : claim.end + 8]
+        if claim.kind == A.STATUS:
+            if _REPORTED.match(after):
+                return False
+            said_family = V.FAMILIES.get(claim.value)
+            seen_family = V.FAMILIES.get(fact.value)
+            if said_family is None or seen_family is None:
+                return False
+            ends = {V.DONE, V.FAILED}
+            if said_family.polarity in ends and seen_family.polarity in ends:
+                if said_family.polarity != seen_family.polarity:
+                    return True  # "restored successfully" of a restore that failed
+            key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
+            stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
+            if entity is None:  # of an operation: a definite outcome against a stated one
+                return stated and said_family.polarity in ends
+            return stated
+        if claim.kind == A.LEVEL:
+            return fact.key is not None or entity is None
+        if claim.kind == A.MONEY:
+            attribute = self._attribute(claim) - _GENERIC_MONEY_WORDS
+            key = A.normalise_key(fact.key) if fact.key else ""
+            if attribute and key and attribute & set(key.split("_")):
+                return True
+            if self._owned_elsewhere(claim, entity):
+                return True  # the value belongs to another entity: the option not chosen
+            if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
+                return False  # "$24.00 a month" is a rate; the originals' value is no rate
+            if key and (A.is_amount_key(key) or key == ROW) and not attribute:
+                return True
+            return False
+        return fact.key is not None
+
+    def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
+        """Whether an amount the summary gives ``entity`` is another entity's in the
+        originals (the fare of the flight not booked, another row's total)."""
+        owner = entity_key(entity) if entity is not None else ""
+        position = self.start
+        for _ in range(5):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return False
+            facts = self.index.facts(found)
+            if any(
+                f.kind == A.MONEY and _same_money(claim.value, f.value)
+                for other, listed in facts.entities.items()
+                if other != owner
+                for f in listed
+            ):
+                return True
+            position = found + 1
+        return False
 
     def _judge(
         self, claim: Atom, entity: Atom, said: list[Atom], clause_values: list[Atom]
@@ -799,9 +868,10 @@ class _Check:
             if V.status_relation(atom.value, fact.value) == "conflict":
                 i, claim = j, atom
                 break
+        strong = self._strong(claim, fact, None, position)
         return {
             i: self._finding(
-                CONTRADICTED,
+                CONTRADICTED if strong else UNVERIFIED,
                 claim,
                 expected=fact.text,
                 entity=None,
@@ -1103,6 +1173,17 @@ class _Mention:
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
 
 
+#: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
+_REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
+#: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
+_RATE: Final = lazy(r"\s{0,2}(?:a|an|per|each|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
+#: Words of an amount that name no attribute of it ("refund RF-1 of $480").
+_GENERIC_MONEY_WORDS: Final = frozenset(_words("refund amount charge charged paid cost price"))
+_RATE_KEY: Final = lazy(r"price|rate|unit|per|each|monthly|nightly|daily|hourly|fee")
+#: Fields that state an outcome, beside the status fields.
+_OUTCOME_FIELDS: Final = frozenset(
+    _words("status state result outcome conclusion verdict decision disposition stage phase reason")
+)
 #: Words that make a duration the gap between two moments ("25 minutes over", "7 days left").
 _TIME_SPAN: Final = lazy(
     r"\b(?:over|under|left|remaining|in hand|late|early|margin|longer|shorter|delay\w*|"
