@@ -160,7 +160,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
         if match.group().strip() and not match.group().startswith("\n"):
             words = re.findall(r"[\w.]+$", text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
-            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            after_number = text[max(begin, match.start() - len(last) - 2) : match.start()][:1]
+            if (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())) and not (
+                after_number.isdigit()  # "in 840 ms." and "after 11 s." end a sentence
+            ):
                 continue
         end = match.start() + len(match.group().rstrip())
         spans.append((begin, end))
@@ -460,6 +463,7 @@ class _Check:
                 (i, a)
                 for i, a in members
                 if i not in found
+                and not (a.kind == A.STATUS and self._counted(a, clause_start))
                 and (
                     a.kind in (A.STATUS, A.MONEY, A.LEVEL)
                     or (a.kind == A.DATE and (len(a.value) == 10 or a.value.startswith("--")))
@@ -477,6 +481,17 @@ class _Check:
             else:
                 found.update(self._topic_claims(claims, clause_start, clause_end))
         return found
+
+    def _counted(self, status: Atom, clause_start: int) -> bool:
+        """Whether a status word is the outcome of a count just before it ("9 rejected",
+        "3 users failed"; not "RF-1 is approved")."""
+        begin = max(clause_start, status.start - 60)
+        hit = _COUNTED.search(self.summary, begin, status.start)
+        if hit is None:
+            return False
+        if any(a.start <= hit.start() < a.end for a in self.atoms if a.kind in A.ENTITY_KINDS):
+            return False  # "run 8812 has not started": an id, not a count
+        return not set(self.summary[hit.start() : status.start].lower().split()) & _COPULAS
 
     def _named_rows(
         self, clause_start: int, clause_end: int, claims: list[tuple[int, Atom]]
@@ -555,6 +570,7 @@ class _Check:
                 for entity in owners[i]:
                     said.setdefault(entity.value, []).append(claim)
         clause_values = [a for _, a in members if a.kind in (A.MONEY, A.DATE, A.TIME, A.LEVEL)]
+        verdicts: dict[int, tuple[bool, tuple[Atom, int, Fact] | None]] = {}
         for i, claim in claims:
             conflict: tuple[Atom, int, Fact] | None = None
             agreed = False
@@ -565,9 +581,18 @@ class _Check:
                     break
                 if isinstance(verdict, tuple) and conflict is None:
                     conflict = (entity, verdict[0], verdict[1])
+            verdicts[i] = (agreed, conflict)
+        for i, claim in claims:
+            agreed, conflict = verdicts[i]
             if conflict is not None and not agreed:
                 entity, position, fact = conflict
                 strong = self._strong(claim, fact, entity, position)
+                if claim.kind == A.STATUS and any(
+                    verdicts[j][0] and other.kind == A.STATUS and entity in owners[j]
+                    for j, other in claims
+                    if j != i
+                ):
+                    strong = False  # another status of the clause agrees: this one is another's
                 found[i] = self._finding(
                     CONTRADICTED if strong else UNVERIFIED,
                     claim,
@@ -593,8 +618,18 @@ class _Check:
         * a date or a time: from a field.
         """
         after = self.summary[claim.end : claim.end + 8]
+        clause = self._clause_of(claim)
         if claim.kind == A.STATUS:
+            if _CONDITION.search(self.summary[max(clause[0], claim.start - 40) : claim.start]):
+                return False  # a plan or a condition: "will clear once the change is paid"
             if _REPORTED.match(after):
+                return False
+            before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
+            if _ATTRIBUTIVE.search(before):
+                return False  # "the failed payment": a word of a noun, not a claim
+            if fact.text.strip().lower() == "scheduled" and claim.value in ("confirmed", "held"):
+                return False  # a booking is scheduled for its date
+            if entity is not None and self._another_subject(claim, entity):
                 return False
             said_family = V.FAMILIES.get(claim.value)
             seen_family = V.FAMILIES.get(fact.value)
@@ -607,7 +642,11 @@ class _Check:
             key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
             stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
             if entity is None:  # of an operation: a definite outcome against a stated one
-                return stated and said_family.polarity in ends
+                return (
+                    stated
+                    and said_family.polarity in ends
+                    and seen_family.polarity in (V.WAITING, V.FAILED, V.CANCELLED)
+                )
             return stated
         if claim.kind == A.LEVEL:
             return fact.key is not None or entity is None
@@ -624,6 +663,14 @@ class _Check:
                 return True
             return False
         return fact.key is not None
+
+    def _another_subject(self, claim: Atom, entity: Atom) -> bool:
+        """Whether the words between an entity and a claim bring in another subject: an
+        indefinite noun before the claim ("CR-1 awaits approval after a £6.00 credit was
+        denied"), or a conjunction before an entity after it ("denied and CR-1 ...")."""
+        if entity.end <= claim.start:
+            return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+        return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
     def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
         """Whether an amount the summary gives ``entity`` is another entity's in the
@@ -766,11 +813,13 @@ class _Check:
             number = _numeric_value(count)
             if number is None or number != int(number) or number < 1:
                 continue
-            close = [
+            after = [
                 (i, s)
                 for i, s in statuses
-                if 0 <= s.start - count.end <= 16 or 0 <= count.start - s.end <= 2
-            ]
+                if 0 <= s.start - count.end <= 16
+                and not any(c.isdigit() for c in self.summary[count.end : s.start])
+            ][:1]  # the first outcome after it, with no other number between
+            close = after + [(i, s) for i, s in statuses if 0 <= count.start - s.end <= 2]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
                 continue  # "2 of 3 jobs": the total, not the count with that outcome
@@ -1173,6 +1222,17 @@ class _Mention:
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
 
 
+#: Before a status word, what makes it a condition or a plan ("once the change is paid").
+_CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
+#: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
+_NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
+#: Between a claim and an entity after it, a conjunction: the entity starts another clause.
+_JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
+#: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
+_COUNTED: Final = lazy(r"(?<![\w.,/:#-])\d[\d,.]{0,12}[ \t](?:[a-z]{1,20}[ \t]){0,2}$")
+_COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
+#: Just before a status word, an article: the word qualifies a noun ("the failed payment").
+_ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
 #: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
 _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
 #: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
