@@ -483,6 +483,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_did", r"(?<![\w.-])\d{2,6}(?:-\d{2,6}){2,5}(?![\w-])", "D"),
     *_levels(),
     ("B_slash", r"(?<![\w/])(?P<sy>\d{4})/(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?![\w/])", "D"),
+    # a date written day.month.year (15.03.2026): day first, the only way it is written
+    ("B_dotted", r"(?<![\w.])(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})(?![\w]|\.\d)", "D"),
     (
         "B_mdy",
         rf"(?P<mm>\b(?:{_MONTH}))\.? (?P<md>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<my>\d{{4}}))?"
@@ -949,6 +951,11 @@ def _slash(m: re.Match[str]) -> Atom | None:
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
 
 
+def _dotted(m: re.Match[str]) -> Atom | None:
+    value = _date(m.group("ey"), int(m.group("em")), int(m.group("ed")))
+    return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
+
+
 def _mdy(m: re.Match[str]) -> Atom | None:
     value = _date(m.group("my"), MONTHS[m.group("mm").lower()], int(m.group("md")))
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
@@ -1159,6 +1166,7 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_kid": _lower_name,
     "B_handle": _handle,
     "B_slash": _slash,
+    "B_dotted": _dotted,
     "B_mdy": _mdy,
     "B_my": _my,
     "B_dmy": _dmy,
@@ -1353,7 +1361,14 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         year = value[:4]
         if len(value) == 7:
             return ((year, year + "."),)
-        return ((year, year + "."), _padded(int(value[8:10])))
+        day, month = int(value[8:10]), int(value[5:7])
+        dotted = tuple(  # 15.03.2026 is one token
+            f"{d}.{m}.{year}{end}"
+            for d in dict.fromkeys((str(day), f"{day:02d}"))
+            for m in dict.fromkeys((str(month), f"{month:02d}"))
+            for end in ("", ".")
+        )
+        return ((year, year + ".", *dotted), (*_padded(day), *dotted))
     if kind == TIME:
         hour = int(value[:2])
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
@@ -1774,6 +1789,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("renews Mar 14", ((DATE, "--03-14"),)),
     ("in March 2026", ((DATE, "2026-03"),)),
     ("2026/04/02", ((DATE, "2026-04-02"),)),
+    ("read on 15.03.2026", ((DATE, "2026-03-15"),)),
     ("2026-03-14T09:00:02.114Z", ((DATE, "2026-03-14"),)),
     ("at 09:00", ((TIME, "09:00"),)),
     ("at 9:05 pm", ((TIME, "21:05"),)),

@@ -283,7 +283,7 @@ class _Check:
 
     def _approximate(self, atom: Atom) -> bool:
         """A rounded figure ("about 480", "~3.2k", "$1.2M"): not a value to look up."""
-        if atom.kind not in _NUMERIC:
+        if atom.kind not in _NUMERIC and atom.kind != A.TIME:
             return False
         if _ROUNDED_SUFFIX.search(atom.text):
             return True
