@@ -550,7 +550,11 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         "D",
     ),
     ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM}) ?(?:%| percent\b)", "D"),
-    ("B_qty", rf"(?<![\w.,])(?P<qn>{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])", "D"),
+    (  # a decimal comma too: 12,5 kWh
+        "B_qty",
+        rf"(?<![\w.,])(?P<qn>\d{{1,4}},\d{{1,2}}(?![\d,])|{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])",
+        "D",
+    ),
     ("B_ip", r"(?<![\w.])(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\w)", "D"),
     ("B_ver", r"(?<![\w.])[vV](?P<ver>\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?)(?![\w])", "UL"),
     ("B_ver2", r"\b(?:version|release|ver\.?) (?P<ver2>\d+(?:\.\d+)+)(?![\w])", "L"),
@@ -1005,6 +1009,12 @@ def _range(m: re.Match[str]) -> Atom | None:
     low, high = Decimal(m.group("rlo")), Decimal(m.group("rhi"))
     if not low < high:
         return None  # 2026-03 is a month, 10-5 no range
+    joined = m.group()[len(m.group("rlo")) : m.start("rhi") - m.start()] == "-"
+    if joined and len(m.group("rhi")) - len(m.group("rlo")) >= 2:
+        return None  # SKU 88-1204: an identifier, not a range
+    label = _LAST_WORD.search(m.string, max(0, m.start() - 16), m.start())
+    if joined and label is not None and label.group(1).isupper() and len(label.group(1)) >= 2:
+        return None  # PO 12-40, SKU 3-18: a code after its label
     value = f"{decimal_text(low)}-{decimal_text(high)}"
     return Atom(RANGE, m.group(), value, m.start(), m.end())
 
@@ -1336,7 +1346,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
         return (number_spellings(amount),)
     if kind == QUANTITY:
-        return (number_spellings(Decimal(value.split(" ", 1)[0])),)
+        amount = Decimal(value.split(" ", 1)[0])
+        if amount != int(amount):  # "12,5 kWh": the comma splits the token
+            return ((*number_spellings(amount), *_whole_spellings(amount)),)
+        return (number_spellings(amount),)
     if kind == COUNT:
         return (number_spellings(Decimal(value.split(" ", 1)[0])),)
     if kind == RANGE:
