@@ -338,7 +338,7 @@ class _Check:
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
             if self.index.small_count_conflict(int(number_text), lemma, self.start, self.stop, said):
                 return None  # the originals count the same noun otherwise: strong evidence
-            if int(number_text) < 10:
+            if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
                 return "a small count the originals give no other number for"
         if atom.kind == A.TIME and _ZONED.search(self.summary, atom.end, atom.end + 24):
             return "a time in another zone; not found as written"
@@ -593,10 +593,11 @@ class _Check:
                     if j != i
                 ):
                     strong = False  # another status of the clause agrees: this one is another's
+                seen = fact.value if fact.kind == A.MONEY else fact.text
                 found[i] = self._finding(
                     CONTRADICTED if strong else UNVERIFIED,
                     claim,
-                    expected=fact.value if fact.kind == A.MONEY else fact.text,
+                    expected=seen if strong else _weakly(seen),
                     entity=entity.text,
                     evidence=(self.index.ref(position),),
                 )
@@ -922,7 +923,7 @@ class _Check:
             i: self._finding(
                 CONTRADICTED if strong else UNVERIFIED,
                 claim,
-                expected=fact.text,
+                expected=fact.text if strong else _weakly(fact.text),
                 entity=None,
                 evidence=(self.index.ref(position),),
             )
@@ -1342,6 +1343,16 @@ def _agrees(claim: Atom, fact: Fact) -> bool:
     if claim.kind == A.TIME:
         return fact.kind == A.TIME and A.times_agree(claim.value, claim.text, fact.value, fact.text)
     return False
+
+
+def _weakly(seen: str) -> str:
+    """What an ``unverified`` finding says of a conflict on weak evidence."""
+    return f"the originals say {_brief_text(seen)}, on weak evidence (another attribute or subject?)"
+
+
+def _brief_text(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 80 else flat[:77] + "..."
 
 
 def _numeric_value(atom: Atom) -> Decimal | None:

@@ -78,6 +78,8 @@ class SummaryFinding:
         text = f"{self.frame} {x.kind} {x.atom_kind} {brief(x.atom)}"
         if x.expected is not None and x.kind == "contradicted":
             text += f" (originals: {brief(x.expected)})"
+        elif x.expected is not None and x.kind == "unverified":
+            text += f" ({x.expected})"
         return text
 
     def as_dict(self, source: str | None = None) -> dict[str, Any]:
@@ -433,10 +435,8 @@ def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
         elif x.kind == "dropped":
             what = f"does not mention the error {brief(x.atom)}"
         elif x.kind == "unverified":
-            what = (
-                f"gives {x.atom_kind} {brief(x.atom)} as worked out, which does not follow "
-                "from its originals"
-            )
+            why = f" ({x.expected})" if x.expected else ""
+            what = f"gives {x.atom_kind} {brief(x.atom)}, which its originals do not confirm{why}"
         else:
             what = f"gives {x.atom_kind} {brief(x.atom)}, which appears nowhere in its originals"
         of = "no span" if f.span is None else f"span {f.span}"
