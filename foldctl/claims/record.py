@@ -420,13 +420,16 @@ def claims_of(
     return ClaimsResult(tuple(results), tuple(failures), held_all)
 
 
-def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
+def audit_findings(
+    graph: FoldGraph, found: Sequence[SummaryFinding] | None = None
+) -> list[AuditFinding]:
     """The claims of one checkpoint as audit findings (``claim-*`` codes, warnings): the
-    summary's locator and span, its JSON path, and the evidence as related places."""
+    summary's locator and span, its JSON path, and the evidence as related places.
+    ``found``: the claims already checked (:func:`check_graph`), not checked again."""
     fmt = formats.of(graph.checkpoint)
     key = "content" if fmt.shows_as_stored else None  # where a summary's text is stored
     out: list[AuditFinding] = []
-    for f in check_graph(graph):
+    for f in check_graph(graph) if found is None else found:
         x = f.finding
         if x.kind not in AUDITED:
             continue

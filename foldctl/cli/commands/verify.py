@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.completion import choices, complete_codes, complete_source
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, SchemeOpt, Sources
+from foldctl.cli.options import CLAIMS_BY_DEFAULT, Folds, Output, SchemeOpt, Sources
 from foldctl.cli.output import answer, in_sources, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
@@ -50,11 +50,11 @@ def verify(
     claims: Annotated[
         bool,
         typer.Option(
-            "--claims",
-            help="Also check every summary against its originals (claim-* findings; "
-            "docs/claims.md).",
+            "--claims/--no-claims",
+            help="Check every summary against its originals (claim-* findings; "
+            "docs/claims.md; reads every retained message).",
         ),
-    ] = False,
+    ] = CLAIMS_BY_DEFAULT,
     out: Output,
     scheme: SchemeOpt = None,
     folds: Folds,
