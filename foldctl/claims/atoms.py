@@ -981,6 +981,13 @@ def _digit_groups(m: re.Match[str]) -> Atom | None:
     return Atom(ID, m.group(), m.group().replace("-", ""), m.start(), m.end())
 
 
+#: The registered HTTP status codes (RFC 9110 and the IANA registry).
+_HTTP_CODES: Final = frozenset(
+    [*range(100, 104), *range(200, 209), 226, *range(300, 309), *range(400, 419)]
+    + [*range(421, 427), 428, 429, 431, 451, *range(500, 509), 510, 511]
+)
+
+
 def _level(m: re.Match[str]) -> Atom | None:
     scale = (m.lastgroup or "")[2:]
     number = m.group(f"{scale}_n") or (
@@ -990,6 +997,8 @@ def _level(m: re.Match[str]) -> Atom | None:
         return None
     if scale == "http" and not 100 <= int(number) <= 599:
         return None
+    if scale == "http" and int(number) not in _HTTP_CODES and "http" not in m.group().lower():
+        return None  # "250 OK" is an SMTP reply: a code is HTTP by its word or its registry
     prefix = next(s.prefix for s in V.SCALES if s.name == scale)
     return Atom(LEVEL, m.group(), f"{prefix}{int(number)}", m.start(), m.end())
 

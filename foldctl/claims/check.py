@@ -329,12 +329,15 @@ class _Check:
         text = self.summary[clause[0] : clause[1]]
         if atom.kind == A.RANGE:
             return "a range; not found as written"
+        clocks = len(_CLOCK.findall(text))
         if atom.kind == A.DURATION and (
-            _TIME_SPAN.search(text) or len(_CLOCK.findall(text)) >= 2
+            _TIME_SPAN.search(text) or clocks >= 2 or (clocks and _RELATIVE_TO.search(text))
         ):
             return "a duration the summary may have worked out; not found as written"
         if atom.kind == A.COUNT:
             number_text, _, lemma = atom.value.partition(" ")
+            if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
+                return "a count written in words; not found as written"
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
             if self.index.small_count_conflict(int(number_text), lemma, self.start, self.stop, said):
                 return None  # the originals count the same noun otherwise: strong evidence
@@ -1251,6 +1254,7 @@ _TIME_SPAN: Final = lazy(
     r"between|to go|behind|ahead|difference|exceeds?|short)\b",
     re.IGNORECASE,
 )
+_RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.IGNORECASE)
 _CLOCK: Final = lazy(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 #: A time given in a zone or a place's local time ("07:00 UTC", "18:10 Lisbon time").
 _ZONED: Final = lazy(r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local)")

@@ -657,11 +657,18 @@ def count_conflict(text: str, number: int, stem: str, said: frozenset[str] = fro
             return True
     pattern = _count_pattern(stem)
     return any(
-        int(m.group("a") or m.group("b")) != number
+        _another_count(int(m.group("a") or m.group("b")), number)
         for line in text.splitlines()
         if stem in line.lower()
         for m in pattern.finditer(line.lower())
     )
+
+
+def _another_count(seen: int, number: int) -> bool:
+    """Whether the originals' count ``seen`` of a noun says ``number`` of it is wrong: more
+    than the originals count ("4 items" of 2), or a few fewer ("51 hosts" of 56); not far
+    fewer, a part of the whole ("two submissions look alike" of 36 submissions)."""
+    return seen != number and (number > seen or 3 * number >= seen)
 
 
 @lru_cache(maxsize=256)
@@ -680,7 +687,7 @@ def _json_lengths(value: Any, stem: str, depth: int = 0) -> bool:
     if isinstance(value, dict):
         for key, item in value.items():
             if isinstance(item, list) and A.singular(str(key)).startswith(stem):
-                return True
+                return True  # an array of the noun, not of that length (_count_in_message)
             if isinstance(item, dict | list) and _json_lengths(item, stem, depth + 1):
                 return True
     elif isinstance(value, list):
