@@ -27,9 +27,9 @@ from foldctl.claims.facts import LOG, ROW, Fact, entity_key, label_key, outcome_
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
+    names_object,
     names_operation,
     operation_words,
-    names_object,
     tool_words,
 )
 from foldctl.lazyre import lazy
@@ -211,7 +211,6 @@ class _Check:
         self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
-        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers, by position
 
     # ------------------------------------------------------------ driver
 
@@ -339,7 +338,9 @@ class _Check:
             if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
                 return "a count written in words; not found as written"
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
-            if self.index.small_count_conflict(int(number_text), lemma, self.start, self.stop, said):
+            if self.index.small_count_conflict(
+                int(number_text), lemma, self.start, self.stop, said
+            ):
                 return None  # the originals count the same noun otherwise: strong evidence
             if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
                 return "a small count the originals give no other number for"
@@ -351,17 +352,16 @@ class _Check:
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
         value = _numeric_value(atom)
-        if value is not None and atom.kind in (
-            A.MONEY, A.NUMBER, A.PERCENT, A.DURATION, A.COUNT
-        ):
+        if value is not None and atom.kind in (A.MONEY, A.NUMBER, A.PERCENT, A.DURATION, A.COUNT):
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
 
     def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
         """Whether ``value`` is a sum, difference, product or ratio of two numbers of the
-        clause or of one message the sentence draws on (or one of the last results): no
-        numbers of two messages are combined, so a made-up value rarely works out."""
+        clause, or (an amount, a number, a share) of one of the last results in range: no
+        numbers of two messages are combined, so a made-up value rarely works out, and
+        the work per summary stays bounded."""
         own = [
             v
             for other in self.atoms
@@ -373,20 +373,10 @@ class _Check:
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
             return True
-        positions: set[int] = set()
-        if atom.kind in (A.MONEY, A.NUMBER, A.PERCENT):  # not a count or a duration: those
-            positions.update(self.index.recent_results(self.start, self.stop, 30))  # are made up
-        sentence = next(((s, e) for s, e in self.sentences if s <= atom.start < e), clause)
-        for other in self.atoms:
-            if other is not atom and sentence[0] <= other.start < sentence[1]:
-                if other.kind in A.ENTITY_KINDS or other.kind in A.FACT_KINDS:
-                    found = self.index.first_support(other, self.start, self.stop)
-                    if found is not None:
-                        positions.add(found)
-        for position in sorted(positions):
-            read = self._numbers.get(position)
-            if read is None:
-                read = self._numbers[position] = D.numbers_in(self.index.text(position))
+        if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT):
+            return False  # a count or a duration is made up of the summary's own numbers
+        for position in self.index.recent_results(self.start, self.stop, _RECENT_DERIVED):
+            read = self.index.numbers(position)
             if read and D.derivable(value, [*own, *read], percent=percent, places=places):
                 return True
         return False
@@ -439,9 +429,7 @@ class _Check:
                 if value is not None:
                     numbers.append(value)
         for position in sorted(positions):
-            read = self._numbers.get(position)
-            if read is None:
-                read = self._numbers[position] = D.numbers_in(self.index.text(position))
+            read = self.index.numbers(position)
             numbers.extend(read)
         return numbers
 
@@ -1120,14 +1108,21 @@ class _Check:
         codes, distinct = _error_marks(lines)
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         tool_name = tool.lower()
-        objects = {
-            w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3
-        }
+        objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         found: set[int] = set()
         for n, mention in enumerate(mentions):
             if self._mentions_error(
-                mention, error_class, tool, tool_name, anchors, codes, distinct, names, objects,
-                single=single, unique=unique,
+                mention,
+                error_class,
+                tool,
+                tool_name,
+                anchors,
+                codes,
+                distinct,
+                names,
+                objects,
+                single=single,
+                unique=unique,
             ):
                 found.add(n)
         if not found and not anchors and not operation_words(tool):
@@ -1248,6 +1243,8 @@ _RATE_KEY: Final = lazy(r"price|rate|unit|per|each|monthly|nightly|daily|hourly|
 _OUTCOME_FIELDS: Final = frozenset(
     _words("status state result outcome conclusion verdict decision disposition stage phase reason")
 )
+#: How many of the last results a value not said to be derived may be worked out from.
+_RECENT_DERIVED: Final = 4
 #: Words that make a duration the gap between two moments ("25 minutes over", "7 days left").
 _TIME_SPAN: Final = lazy(
     r"\b(?:over|under|left|remaining|in hand|late|early|margin|longer|shorter|delay\w*|"
@@ -1303,8 +1300,28 @@ _CODE_WORDS: Final = frozenset(_words("http status code exit exited got returned
 _ERROR_WORDS: Final = lazy(r"[a-z]{5,}")
 _ACRONYM: Final = lazy(r"(?<![\w])[A-Z]{3,6}(?![\w])")
 _LEVEL_WORDS: Final = frozenset(
-    "ERROR FATAL WARN WARNING INFO DEBUG TRACE CRITICAL PANIC SEVERE EMERG HTTP FAILED FAIL "
-    "GET POST PUT PATCH DELETE UTC".split()
+    [
+        "ERROR",
+        "FATAL",
+        "WARN",
+        "WARNING",
+        "INFO",
+        "DEBUG",
+        "TRACE",
+        "CRITICAL",
+        "PANIC",
+        "SEVERE",
+        "EMERG",
+        "HTTP",
+        "FAILED",
+        "FAIL",
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "UTC",
+    ]
 )
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
@@ -1351,7 +1368,9 @@ def _agrees(claim: Atom, fact: Fact) -> bool:
 
 def _weakly(seen: str) -> str:
     """What an ``unverified`` finding says of a conflict on weak evidence."""
-    return f"the originals say {_brief_text(seen)}, on weak evidence (another attribute or subject?)"
+    return (
+        f"the originals say {_brief_text(seen)}, on weak evidence (another attribute or subject?)"
+    )
 
 
 def _brief_text(text: str) -> str:

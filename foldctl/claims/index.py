@@ -32,6 +32,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
 
@@ -63,6 +64,9 @@ _FACTS_LIMIT: Final = 1_000_000
 _MAX_DEPTH: Final = 64
 #: How many messages naming a noun are read to confirm a small count of it.
 _COUNT_CANDIDATES: Final = 1000
+#: How much of a message its numbers are read from for a derived value (a result's figures
+#: are at its head; a long log's tail adds time, not totals).
+_NUMBERS_READ: Final = 3000
 #: How many failing results one dropped finding cites (the first and the last ones).
 _CITED_ERRORS: Final = 20
 _DIGIT: Final = lazy(r"\d")
@@ -254,6 +258,8 @@ class EvidenceIndex:
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
+        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
+        self._conflicts: dict[tuple[int, int, str, frozenset[str]], bool] = {}
         for ref, atoms in items:
             self.add(ref, atoms)
 
@@ -615,6 +621,17 @@ class EvidenceIndex:
             position = found + 1
         return None if not seen else False
 
+    def numbers(self, position: int) -> list[Decimal]:
+        """The numbers a message writes (:func:`foldctl.claims.derived.numbers_in`), read once
+        for every summary that draws on it."""
+        found = self._numbers.get(position)
+        if found is None:
+            from foldctl.claims.derived import numbers_in
+
+            text = self.text(position)
+            found = self._numbers[position] = numbers_in(text[:_NUMBERS_READ])
+        return found
+
     def small_count_conflict(
         self, number: int, lemma: str, start: int, stop: int, said: frozenset[str] = frozenset()
     ) -> bool:
@@ -630,7 +647,13 @@ class EvidenceIndex:
             found = self._search(probe, position, stop, last=False)
             if found is None:
                 break
-            if count_conflict(self.text(found), number, stem, said):
+            key = (found, number, stem, said)
+            verdict = self._conflicts.get(key)
+            if verdict is None:
+                verdict = self._conflicts[key] = count_conflict(
+                    self.text(found), number, stem, said
+                )
+            if verdict:
                 return True
             position = found + 1
         return False

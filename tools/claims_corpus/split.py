@@ -70,7 +70,9 @@ def score_half(families: Sequence[Family], *, study: bool = False) -> tuple[dict
                 continue
             fps = {(m.kind, m.text) for m in misses if m.what != "fn"}
             for f, ff in zip(raw, found, strict=True):
-                if (f.kind, ff.atom) in fps or (f.kind == "unverified" and not on_derived(case, ff)):
+                if (f.kind, ff.atom) in fps or (
+                    f.kind == "unverified" and not on_derived(case, ff)
+                ):
                     why = f"entity={f.entity} expected={f.expected} norm={f.normalised}"
                     sentence = " ".join((f.sentence or "").split())[:160]
                     print(f"FP {case['id']} {f.kind} [{f.atom_kind}] {f.atom!r} {why} | {sentence}")
