@@ -983,8 +983,21 @@ def _digit_groups(m: re.Match[str]) -> Atom | None:
 
 #: The registered HTTP status codes (RFC 9110 and the IANA registry).
 _HTTP_CODES: Final = frozenset(
-    [*range(100, 104), *range(200, 209), 226, *range(300, 309), *range(400, 419)]
-    + [*range(421, 427), 428, 429, 431, 451, *range(500, 509), 510, 511]
+    [
+        *range(100, 104),
+        *range(200, 209),
+        226,
+        *range(300, 309),
+        *range(400, 419),
+        *range(421, 427),
+        428,
+        429,
+        431,
+        451,
+        *range(500, 509),
+        510,
+        511,
+    ]
 )
 
 

@@ -352,9 +352,9 @@ class _Check:
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
         value = _numeric_value(atom)
-        if value is not None and atom.kind in (A.MONEY, A.NUMBER, A.PERCENT, A.DURATION, A.COUNT):
-            if self._derivable_from_one(atom, value, clause):
-                return "works out from numbers of one message; not stated there"
+        derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
+        if derivable and value is not None and self._derivable_from_one(atom, value, clause):
+            return "works out from numbers of one message; not stated there"
         return None
 
     def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
@@ -375,7 +375,8 @@ class _Check:
             return True
         if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT):
             return False  # a count or a duration is made up of the summary's own numbers
-        for position in self.index.recent_results(self.start, self.stop, _RECENT_DERIVED):
+        recent = _RECENT_DERIVED
+        for position in self.index.recent_results(self.start, self.stop, recent):
             read = self.index.numbers(position)
             if read and D.derivable(value, [*own, *read], percent=percent, places=places):
                 return True
@@ -628,9 +629,8 @@ class _Check:
             if said_family is None or seen_family is None:
                 return False
             ends = {V.DONE, V.FAILED}
-            if said_family.polarity in ends and seen_family.polarity in ends:
-                if said_family.polarity != seen_family.polarity:
-                    return True  # "restored successfully" of a restore that failed
+            if {said_family.polarity, seen_family.polarity} == ends:
+                return True  # "restored successfully" of a restore that failed
             key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
             stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
             if entity is None:  # of an operation: a definite outcome against a stated one
@@ -651,9 +651,7 @@ class _Check:
                 return True  # the value belongs to another entity: the option not chosen
             if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
                 return False  # "$24.00 a month" is a rate; the originals' value is no rate
-            if key and (A.is_amount_key(key) or key == ROW) and not attribute:
-                return True
-            return False
+            return bool(key) and (A.is_amount_key(key) or key == ROW) and not attribute
         return fact.key is not None
 
     def _another_subject(self, claim: Atom, entity: Atom) -> bool:

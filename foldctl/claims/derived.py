@@ -12,7 +12,7 @@ a value that works out is supported, one that does not is ``unverified`` (never
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
 
@@ -78,26 +78,35 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
     def near(candidate: Decimal) -> bool:
         return abs(candidate - target) <= tolerance
 
-    def partner(wanted: Decimal, combine: Callable[[Decimal], Decimal], skip: Decimal) -> bool:
+    def combined(op: str, a: Decimal, b: Decimal) -> Decimal:
+        if op == "sum":
+            return a + b
+        if op == "difference":
+            return abs(a - b)
+        if op == "product":
+            return a * b
+        if op == "ratio":
+            return a / b
+        return a / b * 100  # a percentage
+
+    def partner(op: str, a: Decimal, wanted: Decimal) -> bool:
+        """Whether the number nearest ``wanted`` (or a neighbour), with ``a``, makes it."""
         at = bisect_left(ordered, wanted)
-        for b in ordered[max(0, at - 1) : at + 1]:
-            if b != skip and near(combine(b)):
-                return True
-        return False
+        return any(b != a and near(combined(op, a, b)) for b in ordered[max(0, at - 1) : at + 1])
 
     for a in values:
         if near(a):
             return True
         if percent:
-            if partner(a * 100 / target, lambda b, a=a: a / b * 100, a):
+            if partner("percent", a, a * 100 / target):
                 return True
             continue
         if (
-            partner(target - a, lambda b, a=a: a + b, a)
-            or partner(a - target, lambda b, a=a: abs(a - b), a)
-            or partner(a + target, lambda b, a=a: abs(a - b), a)
-            or partner(target / a, lambda b, a=a: a * b, a)
-            or partner(a / target, lambda b, a=a: a / b, a)
+            partner("sum", a, target - a)
+            or partner("difference", a, a - target)
+            or partner("difference", a, a + target)
+            or partner("product", a, target / a)
+            or partner("ratio", a, a / target)
         ):
             return True
     if percent:

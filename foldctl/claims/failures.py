@@ -415,7 +415,8 @@ def _code(codes: str) -> str:
 #: an anchor.
 MENTION_TERMS: Final[dict[str, str]] = {
     "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
-    r"took too long|in time|time limit|hung|hangs|never (?:answered|responded|replied|returned|finished)|"
+    r"took too long|in time|time limit|hung|hangs|"
+    r"never (?:answered|responded|replied|returned|finished)|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
@@ -441,7 +442,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"let|allow|respond|answer|reply|arrive|finish|complete|go|start|run|send|post|sync)|"
     r"won't|turned (?:\w+ )?away|out of (?:control|tolerance|spec)|"
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
-    r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|bounced|stuck|expired|lapsed|went nowhere|"
+    r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
+    r"bounced|stuck|expired|lapsed|went nowhere|"
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:been )?(?:posted|sent|delivered|loaded|saved|"
     r"created|applied|accepted|queued|scheduled|booked|synced|imported|uploaded|published)",
     "weak": r"errors?|exception|problem|issues?|warnings?",

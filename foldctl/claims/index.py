@@ -66,7 +66,7 @@ _MAX_DEPTH: Final = 64
 _COUNT_CANDIDATES: Final = 1000
 #: How much of a message its numbers are read from for a derived value (a result's figures
 #: are at its head; a long log's tail adds time, not totals).
-_NUMBERS_READ: Final = 3000
+_NUMBERS_READ: Final = 2000
 #: How many failing results one dropped finding cites (the first and the last ones).
 _CITED_ERRORS: Final = 20
 _DIGIT: Final = lazy(r"\d")
@@ -700,7 +700,8 @@ def _count_pattern(stem: str) -> re.Pattern[str]:
     word = re.escape(stem)
     return re.compile(
         rf"(?<![\w.,:/-])(?P<a>\d{{1,7}}) {word}\w{{0,3}}\b"
-        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}[ \t]{{0,3}}[:=][ \t]{{0,3}}(?P<b>\d{{1,7}})(?![\w.,:/-])"
+        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}[ \t]{{0,3}}[:=][ \t]{{0,3}}"
+        rf"(?P<b>\d{{1,7}})(?![\w.,:/-])"
     )
 
 
