@@ -375,6 +375,8 @@ class _Check:
             return True
         if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT):
             return False  # a count or a duration is made up of the summary's own numbers
+        if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
+            return False  # a share of something named: "20.6% over the 2,000,000 included"
         recent = _RECENT_DERIVED
         for position in self.index.recent_results(self.start, self.stop, recent):
             read = self.index.numbers(position)
@@ -1240,6 +1242,10 @@ _RATE_KEY: Final = lazy(r"price|rate|unit|per|each|monthly|nightly|daily|hourly|
 #: Fields that state an outcome, beside the status fields.
 _OUTCOME_FIELDS: Final = frozenset(
     _words("status state result outcome conclusion verdict decision disposition stage phase reason")
+)
+#: After a percentage, what makes it a share of something the originals count.
+_SHARE_OF: Final = lazy(
+    r"\s{1,3}(?:of|over|above|below|under|more|less|fewer|up|down|higher|lower)\b", re.I
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4
