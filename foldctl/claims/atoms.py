@@ -221,9 +221,11 @@ NOT_NOUNS: Final = frozenset(
         "those it its we i you he she they then so but if when while left ago later earlier "
         "percent am pm plus minus only also still etc via p nd rd th st about around approx "
         "approximately up down off across within without has have had will would can could "
-        "should may might must not no"
+        "should may might must not no did do does got went made"
     )
 )
+#: A capitalised word that is no acronym: a name, not a noun a count counts.
+_PROPER: Final = lazy(r"[A-Z][a-z]{2,}")
 #: Words between a number and its noun (``3 failed requests``, ``3 tool calls``).
 COUNT_MODIFIERS: Final = frozenset(
     _words(
@@ -370,7 +372,7 @@ _NUM: Final = (
     r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
     "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
     r"|\d{1,3}(?: \d{3}){2,}(?![\d])"
-    r"|\d{1,2} \d{3}(?![\d])(?= [A-Za-z])"
+    r"|\d{1,3} \d{3}(?![\d])(?= [A-Za-z])"
     r"|\d+(?:\.\d+)?"
 )
 _MONTH: Final = trie_pattern(alt for name in MONTHS for alt in (name.capitalize(), name.upper()))
@@ -399,6 +401,14 @@ QUANTITY_UNITS: Final[dict[str, str]] = {
     "mmol/L": "mmol/L",
     "mg": "mg",
     "kg": "kg",
+    "mm": "mm",
+    "cm": "cm",
+    "µm": "µm",
+    "μm": "µm",
+    "mL": "mL",
+    "ml": "mL",
+    "dBm": "dBm",
+    "dB": "dB",
     "lbs": "lb",
     "lb": "lb",
     "oz": "oz",
@@ -473,6 +483,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_did", r"(?<![\w.-])\d{2,6}(?:-\d{2,6}){2,5}(?![\w-])", "D"),
     *_levels(),
     ("B_slash", r"(?<![\w/])(?P<sy>\d{4})/(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?![\w/])", "D"),
+    # a date written day.month.year (15.03.2026): day first, the only way it is written
+    ("B_dotted", r"(?<![\w.])(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})(?![\w]|\.\d)", "D"),
     (
         "B_mdy",
         rf"(?P<mm>\b(?:{_MONTH}))\.? (?P<md>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<my>\d{{4}}))?"
@@ -538,7 +550,11 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         "D",
     ),
     ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM}) ?(?:%| percent\b)", "D"),
-    ("B_qty", rf"(?<![\w.,])(?P<qn>{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])", "D"),
+    (  # a decimal comma too: 12,5 kWh
+        "B_qty",
+        rf"(?<![\w.,])(?P<qn>\d{{1,4}},\d{{1,2}}(?![\d,])|{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])",
+        "D",
+    ),
     ("B_ip", r"(?<![\w.])(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?![\w]|\.\w)", "D"),
     ("B_ver", r"(?<![\w.])[vV](?P<ver>\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?)(?![\w])", "UL"),
     ("B_ver2", r"\b(?:version|release|ver\.?) (?P<ver2>\d+(?:\.\d+)+)(?![\w])", "L"),
@@ -616,7 +632,7 @@ def decimal_text(value: Decimal) -> str:
     return text
 
 
-_GROUPED_DOTS: Final = lazy(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
+_GROUPED_DOTS: Final = lazy(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?")
 _GROUPED_COMMAS: Final = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _SPACES: Final = str.maketrans("", "", " \u202f\u00a0")
 
@@ -939,6 +955,11 @@ def _slash(m: re.Match[str]) -> Atom | None:
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
 
 
+def _dotted(m: re.Match[str]) -> Atom | None:
+    value = _date(m.group("ey"), int(m.group("em")), int(m.group("ed")))
+    return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
+
+
 def _mdy(m: re.Match[str]) -> Atom | None:
     value = _date(m.group("my"), MONTHS[m.group("mm").lower()], int(m.group("md")))
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
@@ -960,6 +981,26 @@ def _digit_groups(m: re.Match[str]) -> Atom | None:
     return Atom(ID, m.group(), m.group().replace("-", ""), m.start(), m.end())
 
 
+#: The registered HTTP status codes (RFC 9110 and the IANA registry).
+_HTTP_CODES: Final = frozenset(
+    [
+        *range(100, 104),
+        *range(200, 209),
+        226,
+        *range(300, 309),
+        *range(400, 419),
+        *range(421, 427),
+        428,
+        429,
+        431,
+        451,
+        *range(500, 509),
+        510,
+        511,
+    ]
+)
+
+
 def _level(m: re.Match[str]) -> Atom | None:
     scale = (m.lastgroup or "")[2:]
     number = m.group(f"{scale}_n") or (
@@ -969,6 +1010,8 @@ def _level(m: re.Match[str]) -> Atom | None:
         return None
     if scale == "http" and not 100 <= int(number) <= 599:
         return None
+    if scale == "http" and int(number) not in _HTTP_CODES and "http" not in m.group().lower():
+        return None  # "250 OK" is an SMTP reply: a code is HTTP by its word or its registry
     prefix = next(s.prefix for s in V.SCALES if s.name == scale)
     return Atom(LEVEL, m.group(), f"{prefix}{int(number)}", m.start(), m.end())
 
@@ -988,6 +1031,12 @@ def _range(m: re.Match[str]) -> Atom | None:
     low, high = Decimal(m.group("rlo")), Decimal(m.group("rhi"))
     if not low < high:
         return None  # 2026-03 is a month, 10-5 no range
+    joined = m.group()[len(m.group("rlo")) : m.start("rhi") - m.start()] == "-"
+    if joined and len(m.group("rhi")) - len(m.group("rlo")) >= 2:
+        return None  # SKU 88-1204: an identifier, not a range
+    label = _LAST_WORD.search(m.string, max(0, m.start() - 16), m.start())
+    if joined and label is not None and label.group(1).isupper() and len(label.group(1)) >= 2:
+        return None  # PO 12-40, SKU 3-18: a code after its label
     value = f"{decimal_text(low)}-{decimal_text(high)}"
     return Atom(RANGE, m.group(), value, m.start(), m.end())
 
@@ -1149,6 +1198,7 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_kid": _lower_name,
     "B_handle": _handle,
     "B_slash": _slash,
+    "B_dotted": _dotted,
     "B_mdy": _mdy,
     "B_my": _my,
     "B_dmy": _dmy,
@@ -1248,8 +1298,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
                     m.end("w2"),
                 )
             )
-        elif lw1 not in NOT_NOUNS and lw1 not in MONTHS:
-            noun, noun_end = lw1, m.end("w1")
+        elif lw1 not in NOT_NOUNS and lw1 not in MONTHS and not _PROPER.fullmatch(w1):
+            noun, noun_end = lw1, m.end("w1")  # not a name: "at 9 Paris time"
         if noun is not None and not is_word:
             counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
             amount = counted if counted is not None else amount
@@ -1318,7 +1368,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
         return (number_spellings(amount),)
     if kind == QUANTITY:
-        return (number_spellings(Decimal(value.split(" ", 1)[0])),)
+        amount = Decimal(value.split(" ", 1)[0])
+        if amount != int(amount):  # "12,5 kWh": the comma splits the token
+            return ((*number_spellings(amount), *_whole_spellings(amount)),)
+        return (number_spellings(amount),)
     if kind == COUNT:
         return (number_spellings(Decimal(value.split(" ", 1)[0])),)
     if kind == RANGE:
@@ -1343,7 +1396,14 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         year = value[:4]
         if len(value) == 7:
             return ((year, year + "."),)
-        return ((year, year + "."), _padded(int(value[8:10])))
+        day, month = int(value[8:10]), int(value[5:7])
+        dotted = tuple(  # 15.03.2026 is one token
+            f"{d}.{m}.{year}{end}"
+            for d in dict.fromkeys((str(day), f"{day:02d}"))
+            for m in dict.fromkeys((str(month), f"{month:02d}"))
+            for end in ("", ".")
+        )
+        return ((year, year + ".", *dotted), (*_padded(day), *dotted))
     if kind == TIME:
         hour = int(value[:2])
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
@@ -1764,6 +1824,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("renews Mar 14", ((DATE, "--03-14"),)),
     ("in March 2026", ((DATE, "2026-03"),)),
     ("2026/04/02", ((DATE, "2026-04-02"),)),
+    ("read on 15.03.2026", ((DATE, "2026-03-15"),)),
     ("2026-03-14T09:00:02.114Z", ((DATE, "2026-03-14"),)),
     ("at 09:00", ((TIME, "09:00"),)),
     ("at 9:05 pm", ((TIME, "21:05"),)),

@@ -23,9 +23,15 @@ from foldctl.claims import failures as F
 from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
-from foldctl.claims.facts import Fact, entity_key, label_key, outcome_counts
+from foldctl.claims.facts import LOG, ROW, Fact, entity_key, label_key, outcome_counts
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
-from foldctl.claims.operations import GENERIC_TOOL_WORDS, names_operation, operation_words
+from foldctl.claims.operations import (
+    GENERIC_TOOL_WORDS,
+    names_object,
+    names_operation,
+    operation_words,
+    tool_words,
+)
 from foldctl.lazyre import lazy
 
 UNSUPPORTED: Final = "unsupported"
@@ -154,7 +160,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
         if match.group().strip() and not match.group().startswith("\n"):
             words = re.findall(r"[\w.]+$", text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
-            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+            after_number = text[max(begin, match.start() - len(last) - 2) : match.start()][:1]
+            if (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())) and not (
+                after_number.isdigit()  # "in 840 ms." and "after 11 s." end a sentence
+            ):
                 continue
         end = match.start() + len(match.group().rstrip())
         spans.append((begin, end))
@@ -202,7 +211,6 @@ class _Check:
         self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
-        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers, by position
 
     # ------------------------------------------------------------ driver
 
@@ -230,7 +238,11 @@ class _Check:
                     findings.append(self._finding(UNVERIFIED, atom, expected=derived))
                     continue
                 if self.stop > self.start:
-                    findings.append(self._finding(UNSUPPORTED, atom))
+                    weak = self._weak(atom)
+                    if weak is not None:
+                        findings.append(self._finding(UNVERIFIED, atom, expected=weak))
+                    else:
+                        findings.append(self._finding(UNSUPPORTED, atom))
         if self.stop > self.start:
             findings.extend(self._dropped())
         seen: set[tuple[str, str, str | None]] = set()
@@ -270,7 +282,7 @@ class _Check:
 
     def _approximate(self, atom: Atom) -> bool:
         """A rounded figure ("about 480", "~3.2k", "$1.2M"): not a value to look up."""
-        if atom.kind not in _NUMERIC:
+        if atom.kind not in _NUMERIC and atom.kind != A.TIME:
             return False
         if _ROUNDED_SUFFIX.search(atom.text):
             return True
@@ -292,7 +304,9 @@ class _Check:
             number = int(number_text)
             if lemma in A.CALL_NOUNS:
                 total = index.calls(None, start, stop)
-                return number <= total if number else total == 0
+                if (number <= total if number else total == 0) or lemma != "call":
+                    return number <= total if number else total == 0
+                # "44,384 calls" may count what the originals report (API calls), not tools
             if number == 1 and not atom.text[:1].isdigit():
                 return True  # "one partition write hit...": an article, not a count
             if number < 10:
@@ -304,6 +318,71 @@ class _Check:
         if index.first_support(atom, start, stop) is not None:
             return True
         return self.context < start and index.first_support(atom, self.context, start) is not None
+
+    def _weak(self, atom: Atom) -> str | None:
+        """Why a value the originals do not hold may still be right, when it may be (then
+        it is ``unverified``, not ``unsupported``): a value people work out rather than copy
+        (a duration, a share, a range, a small count, a time in another zone), or a number
+        that two numbers the originals hold give by a sum, difference, product or ratio."""
+        clause = self._clause_of(atom)
+        text = self.summary[clause[0] : clause[1]]
+        if atom.kind == A.RANGE:
+            return "a range; not found as written"
+        clocks = len(_CLOCK.findall(text))
+        if atom.kind == A.DURATION and (
+            _TIME_SPAN.search(text) or clocks >= 2 or (clocks and _RELATIVE_TO.search(text))
+        ):
+            return "a duration the summary may have worked out; not found as written"
+        if atom.kind == A.COUNT:
+            number_text, _, lemma = atom.value.partition(" ")
+            if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
+                return "a count written in words; not found as written"
+            said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
+            if self.index.small_count_conflict(
+                int(number_text), lemma, self.start, self.stop, said
+            ):
+                return None  # the originals count the same noun otherwise: strong evidence
+            if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
+                return "a small count the originals give no other number for"
+        if atom.kind == A.TIME and _ZONED.search(self.summary, atom.end, atom.end + 24):
+            return "a time in another zone; not found as written"
+        if atom.kind == A.QUANTITY:
+            number = atom.value.partition(" ")[0]
+            bare = Atom(A.NUMBER, number, number, atom.start, atom.end)
+            if self.index.first_support(bare, self.start, self.stop) is not None:
+                return "the number is in the originals, its unit not beside it"
+        value = _numeric_value(atom)
+        derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
+        if derivable and value is not None and self._derivable_from_one(atom, value, clause):
+            return "works out from numbers of one message; not stated there"
+        return None
+
+    def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
+        """Whether ``value`` is a sum, difference, product or ratio of two numbers of the
+        clause, or (an amount, a number, a share) of one of the last results in range: no
+        numbers of two messages are combined, so a made-up value rarely works out, and
+        the work per summary stays bounded."""
+        own = [
+            v
+            for other in self.atoms
+            if other is not atom and clause[0] <= other.start < clause[1]
+            for v in [_numeric_value(other)]
+            if v is not None
+        ]
+        percent = atom.kind == A.PERCENT
+        places = _places(atom)
+        if own and D.derivable(value, own, percent=percent, places=places):
+            return True
+        if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT):
+            return False  # a count or a duration is made up of the summary's own numbers
+        if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
+            return False  # a share of something named: "20.6% over the 2,000,000 included"
+        recent = _RECENT_DERIVED
+        for position in self.index.recent_results(self.start, self.stop, recent):
+            read = self.index.numbers(position)
+            if read and D.derivable(value, [*own, *read], percent=percent, places=places):
+                return True
+        return False
 
     def _derived(self, atom: Atom) -> bool | str | None:
         """Whether a number the originals do not hold is worked out from numbers they do,
@@ -326,7 +405,9 @@ class _Check:
             return True
         return cue or "a share of numbers in the originals; not checked"
 
-    def _related_numbers(self, atom: Atom, clause: tuple[int, int]) -> list[Decimal]:
+    def _related_numbers(
+        self, atom: Atom, clause: tuple[int, int], *, recent: bool = True
+    ) -> list[Decimal]:
         """The numbers a derived value may be made of: those of the messages that hold the
         sentence's other atoms and its entities, else of the last results in range."""
         sentence = next(((s, e) for s, e in self.sentences if s <= atom.start < e), clause)
@@ -342,7 +423,8 @@ class _Check:
                 continue
             if found is not None:
                 positions.add(found)
-        positions.update(self.index.recent_results(self.start, self.stop, 30))
+        if recent:
+            positions.update(self.index.recent_results(self.start, self.stop, 30))
         numbers: list[Decimal] = []
         for other in self.atoms:  # the summary's own ("the first two nights")
             if other is not atom and clause[0] <= other.start < clause[1]:
@@ -350,9 +432,7 @@ class _Check:
                 if value is not None:
                     numbers.append(value)
         for position in sorted(positions):
-            read = self._numbers.get(position)
-            if read is None:
-                read = self._numbers[position] = D.numbers_in(self.index.text(position))
+            read = self.index.numbers(position)
             numbers.extend(read)
         return numbers
 
@@ -377,6 +457,7 @@ class _Check:
                 (i, a)
                 for i, a in members
                 if i not in found
+                and not (a.kind == A.STATUS and self._counted(a, clause_start))
                 and (
                     a.kind in (A.STATUS, A.MONEY, A.LEVEL)
                     or (a.kind == A.DATE and (len(a.value) == 10 or a.value.startswith("--")))
@@ -394,6 +475,17 @@ class _Check:
             else:
                 found.update(self._topic_claims(claims, clause_start, clause_end))
         return found
+
+    def _counted(self, status: Atom, clause_start: int) -> bool:
+        """Whether a status word is the outcome of a count just before it ("9 rejected",
+        "3 users failed"; not "RF-1 is approved")."""
+        begin = max(clause_start, status.start - 60)
+        hit = _COUNTED.search(self.summary, begin, status.start)
+        if hit is None:
+            return False
+        if any(a.start <= hit.start() < a.end for a in self.atoms if a.kind in A.ENTITY_KINDS):
+            return False  # "run 8812 has not started": an id, not a count
+        return not set(self.summary[hit.start() : status.start].lower().split()) & _COPULAS
 
     def _named_rows(
         self, clause_start: int, clause_end: int, claims: list[tuple[int, Atom]]
@@ -472,6 +564,7 @@ class _Check:
                 for entity in owners[i]:
                     said.setdefault(entity.value, []).append(claim)
         clause_values = [a for _, a in members if a.kind in (A.MONEY, A.DATE, A.TIME, A.LEVEL)]
+        verdicts: dict[int, tuple[bool, tuple[Atom, int, Fact] | None]] = {}
         for i, claim in claims:
             conflict: tuple[Atom, int, Fact] | None = None
             agreed = False
@@ -482,16 +575,114 @@ class _Check:
                     break
                 if isinstance(verdict, tuple) and conflict is None:
                     conflict = (entity, verdict[0], verdict[1])
+            verdicts[i] = (agreed, conflict)
+        for i, claim in claims:
+            agreed, conflict = verdicts[i]
             if conflict is not None and not agreed:
                 entity, position, fact = conflict
+                strong = self._strong(claim, fact, entity, position)
+                if claim.kind == A.STATUS and any(
+                    verdicts[j][0] and other.kind == A.STATUS and entity in owners[j]
+                    for j, other in claims
+                    if j != i
+                ):
+                    strong = False  # another status of the clause agrees: this one is another's
+                seen = fact.value if fact.kind == A.MONEY else fact.text
                 found[i] = self._finding(
-                    CONTRADICTED,
+                    CONTRADICTED if strong else UNVERIFIED,
                     claim,
-                    expected=fact.value if fact.kind == A.MONEY else fact.text,
+                    expected=seen if strong else _weakly(seen),
                     entity=entity.text,
                     evidence=(self.index.ref(position),),
                 )
         return found
+
+    def _strong(self, claim: Atom, fact: Fact, entity: Atom | None, position: int) -> bool:
+        """Whether the originals' value is strong evidence against the claim: the same
+        entity's value of the same attribute, in a field made for it, of a type that
+        matches.  Weaker evidence makes an ``unverified`` finding (information), never a
+        ``contradicted`` one: a false alarm costs more than a miss.
+
+        * a status: from a status field, column or line (``status: pending``; not prose,
+          not a log line, not an error message), and not a word that reports what came
+          back ("the SMSC returned 503"); a status said of no entity only when the claim
+          is an end (done or failed) and the operation's result is the other end;
+        * a level: from a field or a status line of that result;
+        * an amount: of the attribute the summary names, or owned by another entity
+          in that message (the option not chosen);
+        * a date or a time: from a field.
+        """
+        after = self.summary[claim.end : claim.end + 8]
+        clause = self._clause_of(claim)
+        if claim.kind == A.STATUS:
+            if _CONDITION.search(self.summary[max(clause[0], claim.start - 40) : claim.start]):
+                return False  # a plan or a condition: "will clear once the change is paid"
+            if _REPORTED.match(after):
+                return False
+            before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
+            if _ATTRIBUTIVE.search(before):
+                return False  # "the failed payment": a word of a noun, not a claim
+            if fact.text.strip().lower() == "scheduled" and claim.value in ("confirmed", "held"):
+                return False  # a booking is scheduled for its date
+            if entity is not None and self._another_subject(claim, entity):
+                return False
+            said_family = V.FAMILIES.get(claim.value)
+            seen_family = V.FAMILIES.get(fact.value)
+            if said_family is None or seen_family is None:
+                return False
+            ends = {V.DONE, V.FAILED}
+            if {said_family.polarity, seen_family.polarity} == ends:
+                return True  # "restored successfully" of a restore that failed
+            key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
+            stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
+            if entity is None:  # of an operation: a definite outcome against a stated one
+                return (
+                    stated
+                    and said_family.polarity in ends
+                    and seen_family.polarity in (V.WAITING, V.FAILED, V.CANCELLED)
+                )
+            return stated
+        if claim.kind == A.LEVEL:
+            return fact.key is not None or entity is None
+        if claim.kind == A.MONEY:
+            attribute = self._attribute(claim) - _GENERIC_MONEY_WORDS
+            key = A.normalise_key(fact.key) if fact.key else ""
+            if attribute and key and attribute & set(key.split("_")):
+                return True
+            if self._owned_elsewhere(claim, entity):
+                return True  # the value belongs to another entity: the option not chosen
+            if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
+                return False  # "$24.00 a month" is a rate; the originals' value is no rate
+            return bool(key) and (A.is_amount_key(key) or key == ROW) and not attribute
+        return fact.key is not None
+
+    def _another_subject(self, claim: Atom, entity: Atom) -> bool:
+        """Whether the words between an entity and a claim bring in another subject: an
+        indefinite noun before the claim ("CR-1 awaits approval after a £6.00 credit was
+        denied"), or a conjunction before an entity after it ("denied and CR-1 ...")."""
+        if entity.end <= claim.start:
+            return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+        return _JOINED.search(self.summary, claim.end, entity.start) is not None
+
+    def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
+        """Whether an amount the summary gives ``entity`` is another entity's in the
+        originals (the fare of the flight not booked, another row's total)."""
+        owner = entity_key(entity) if entity is not None else ""
+        position = self.start
+        for _ in range(5):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return False
+            facts = self.index.facts(found)
+            if any(
+                f.kind == A.MONEY and _same_money(claim.value, f.value)
+                for other, listed in facts.entities.items()
+                if other != owner
+                for f in listed
+            ):
+                return True
+            position = found + 1
+        return False
 
     def _judge(
         self, claim: Atom, entity: Atom, said: list[Atom], clause_values: list[Atom]
@@ -614,11 +805,13 @@ class _Check:
             number = _numeric_value(count)
             if number is None or number != int(number) or number < 1:
                 continue
-            close = [
+            after = [
                 (i, s)
                 for i, s in statuses
-                if 0 <= s.start - count.end <= 16 or 0 <= count.start - s.end <= 2
-            ]
+                if 0 <= s.start - count.end <= 16
+                and not any(c.isdigit() for c in self.summary[count.end : s.start])
+            ][:1]  # the first outcome after it, with no other number between
+            close = after + [(i, s) for i, s in statuses if 0 <= count.start - s.end <= 2]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
                 continue  # "2 of 3 jobs": the total, not the count with that outcome
@@ -716,11 +909,12 @@ class _Check:
             if V.status_relation(atom.value, fact.value) == "conflict":
                 i, claim = j, atom
                 break
+        strong = self._strong(claim, fact, None, position)
         return {
             i: self._finding(
-                CONTRADICTED,
+                CONTRADICTED if strong else UNVERIFIED,
                 claim,
-                expected=fact.text,
+                expected=fact.text if strong else _weakly(fact.text),
                 entity=None,
                 evidence=(self.index.ref(position),),
             )
@@ -768,45 +962,107 @@ class _Check:
     # ------------------------------------------------------------ dropped
 
     def _dropped(self) -> list[ClaimFinding]:
+        """Every error result the summary does not mention: ``dropped`` when the summary
+        says nothing of trouble it does not tie to another error, else ``unverified`` (a
+        clause of trouble the rules cannot tie to an error may be about this one, in words
+        they do not know)."""
         groups = self.index.error_groups(self.start, self.stop)
         if not groups:
             return []
         mentions = self._mentions()
         classes = Counter(error_class for error_class, _ in groups)
-        findings: list[ClaimFinding] = []
-        for (error_class, tool), (_, positions) in sorted(groups.items(), key=lambda g: g[1][1]):
-            if self._mentioned(
+        ordered = sorted(groups.items(), key=lambda g: g[1][1])
+        tied: set[int] = set()  # clauses tied to an error
+        unmentioned: list[tuple[str, str, list[int]]] = []
+        for (error_class, tool), (_, positions) in ordered:
+            hits = self._mentioned(
                 error_class,
                 tool,
                 positions,
                 mentions,
                 single=len(groups) == 1,
                 unique=classes[error_class] == 1,
-            ):
-                continue
+            )
+            tied |= hits
+            if not hits:
+                unmentioned.append((error_class, tool, positions))
+        asides = self._asides() if unmentioned else set()
+        loose = bool(unmentioned) and any(
+            m.classes - {"weak"}
+            and n not in tied
+            and not m.planned
+            and n not in asides
+            and not self._elsewhere(n)
+            for n, m in enumerate(mentions)
+        )
+        findings: list[ClaimFinding] = []
+        for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
             findings.append(
                 ClaimFinding(
-                    kind=DROPPED,
+                    kind=UNVERIFIED if loose else DROPPED,
                     atom=line,
                     atom_kind="error",
                     normalised=f"{error_class}:{tool}",
+                    expected="an error the summary may tell in other words" if loose else None,
                     evidence=tuple(self.index.ref(p) for p in positions),
                     searched=self.stop - self.start,
                 )
             )
         return findings
 
+    def _asides(self) -> set[int]:
+        """The clauses under a heading that says what was asked, what it is about or what
+        is still to do ("Key Technical Concepts", "Pending Tasks"): none tells what
+        happened."""
+        heads = [(m.start(), m.group("aside") is not None) for m in _HEADING.finditer(self.summary)]
+        found: set[int] = set()
+        for n, (start, _) in enumerate(self.clauses):
+            last = [aside for at, aside in heads if at <= start]
+            if last and last[-1]:
+                found.add(n)
+        return found
+
+    def _elsewhere(self, clause: int) -> bool:
+        """Whether a clause of trouble is about something the originals show that is no
+        error result: it names the operation of a tool whose results report no error, or
+        an entity or a number of a result that reports none ("DKIM s2026 missing", "1,924
+        rejected": data a result reports)."""
+        start, end = self.clauses[clause]
+        words = set(re.findall(r"[a-z]+", self.summary[start:end].lower()))
+        erring = {tool for _, tool in self.index.error_groups(self.start, self.stop)}
+        for tool, _ in self.index.tool_names(self.start, self.stop):
+            if tool not in erring and names_operation(words, tool):
+                return True
+        errors = set(self.index.errors(self.start, self.stop))
+        for atom in self.atoms:
+            if start <= atom.start < end and (
+                atom.kind in A.ENTITY_KINDS
+                or (atom.kind in _NUMERIC and (_numeric_value(atom) or 0) >= 10)
+            ):
+                at = self.index.first_support(atom, self.start, self.stop)
+                while at is not None and at in errors:
+                    at = self.index.first_support(atom, at + 1, self.stop)
+                if at is not None and self.index.messages[at].role == "tool":
+                    return True
+        return False
+
     def _mentions(self) -> list[_Mention]:
-        """Per clause: the classes of its words of trouble, its words, its entities, its
-        numbers (an HTTP or exit code)."""
+        """Per clause: the classes of its words of trouble (not inside a tool's name:
+        ``issue_refund`` holds no "issue"), its words, its entities, its numbers (an HTTP
+        or exit code), its words joined by ``_``."""
         found: list[_Mention] = []
+        tools = {tool.lower() for tool, _ in self.index.tool_names(self.start, self.stop)}
         for clause_start, clause_end in self.clauses:
             text = self.summary[clause_start:clause_end]
+            troubled = _SNAKE.sub(
+                lambda m: " " * len(m.group()) if m.group().lower() in tools else m.group(), text
+            )
             classes = {
-                m.lastgroup or "failed"
-                for m in F.MENTION_PATTERN.finditer(text)
-                if not _DENIED_TROUBLE.search(text, max(0, m.start() - 12), m.start())
+                name
+                for name, pattern in F.MENTION_CLASSES
+                for m in pattern.finditer(troubled)
+                if not _DENIED_TROUBLE.search(troubled, max(0, m.start() - 12), m.start())
             }
             lowered = text.lower().replace("re-run", "rerun")
             entities = {
@@ -815,9 +1071,18 @@ class _Check:
                 if a.kind in A.ENTITY_KINDS and clause_start <= a.start < clause_end
             }
             entities |= {label_key(t) for t in re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)}
-            numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?![\d.])", text))
+            numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
+            names = frozenset(_SNAKE.findall(lowered))
+            planned = _PLANNED.search(text) is not None
             found.append(
-                _Mention(classes, frozenset(re.findall(r"[a-z]+", lowered)), entities, numbers)
+                _Mention(
+                    classes,
+                    frozenset(re.findall(r"[a-z]+", lowered)),
+                    entities,
+                    numbers,
+                    names,
+                    planned,
+                )
             )
         return found
 
@@ -830,36 +1095,78 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> bool:
-        """Whether a clause mentions the error: it names the error (its code, its
-        distinctive words), or has a word of trouble and names the failing operation, what
-        the call was about, or the error's class when no other error shares it."""
+    ) -> set[int]:
+        """The clauses that mention the error: they name it (its code, its distinctive
+        words, its own code word), or have a word of trouble and name the failing
+        operation, what the call was about, or the error's class when no other error
+        shares it."""
         anchors: set[str] = set()
         lines: list[str] = []
         for position in positions[:20]:
             anchors |= self.index.error_anchors(position)
             lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
-        for mention in mentions:
-            trouble = mention.classes - {"weak"}
-            if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
-                return True  # "got a 503", "(409)", "exit code 3"
-            if not mention.classes:
-                continue
-            shared = distinct & mention.words
-            if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
-                return True  # "checksum mismatch", "a nil pointer panic"
-            if single and (error_class in trouble or "failed" in trouble):
-                return True  # the only error: a word of failure, or of its kind, is about it
-            if error_class != "failed" and error_class in mention.classes and unique:
-                return True  # the only error of its kind: "timed out" names the timeout
-            if mention.entities & anchors:
-                return True
-            if trouble and names_operation(mention.words, tool):
-                return True
-        if not anchors and not operation_words(tool):
-            return any(m.classes - {"weak"} for m in mentions)
-        return False
+        names = {n for line in lines for n in _SNAKE.findall(line.lower())}
+        tool_name = tool.lower()
+        objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
+        found: set[int] = set()
+        for n, mention in enumerate(mentions):
+            if self._mentions_error(
+                mention,
+                error_class,
+                tool,
+                tool_name,
+                anchors,
+                codes,
+                distinct,
+                names,
+                objects,
+                single=single,
+                unique=unique,
+            ):
+                found.add(n)
+        if not found and not anchors and not operation_words(tool):
+            found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
+        return found
+
+    @staticmethod
+    def _mentions_error(
+        mention: _Mention,
+        error_class: str,
+        tool: str,
+        tool_name: str,
+        anchors: set[str],
+        codes: set[str],
+        distinct: set[str],
+        names: set[str],
+        objects: set[str],
+        *,
+        single: bool,
+        unique: bool,
+    ) -> bool:
+        trouble = mention.classes - {"weak"}
+        if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
+            return True  # "got a 503", "(409)", "exit code 3"
+        if {c for c in codes & mention.numbers if len(c) == 3 and c[0] in "45"}:
+            return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
+        if names & mention.names:
+            return True  # the error's own code word: "not_in_channel", "card_declined"
+        if tool_name in mention.names and (mention.classes or "false" in mention.words):
+            return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
+        if not mention.classes:
+            return False
+        shared = distinct & {_stem(w) for w in mention.words}
+        if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
+            return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
+        if single and (error_class in trouble or "failed" in trouble):
+            return True  # the only error: a word of failure, or of its kind, is about it
+        if error_class != "failed" and error_class in mention.classes and unique:
+            return True  # the only error of its kind: "timed out" names the timeout
+        if mention.entities & anchors:
+            return True
+        if names_operation(mention.words, tool):
+            return True  # the operation, with a word of trouble (or "errors": "two errors")
+        return bool(trouble) and names_object(mention.words, objects)  # "the coupon was refused"
 
     # ------------------------------------------------------------ findings
 
@@ -910,6 +1217,74 @@ class _Mention:
     words: frozenset[str]
     entities: set[str]
     numbers: set[str]
+    names: frozenset[str]  # words joined by ``_`` (``not_in_channel``, ``get_spc``)
+    planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
+
+
+#: Before a status word, what makes it a condition or a plan ("once the change is paid").
+_CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
+#: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
+_NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
+#: Between a claim and an entity after it, a conjunction: the entity starts another clause.
+_JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
+#: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
+_COUNTED: Final = lazy(r"(?<![\w.,/:#-])\d[\d,.]{0,12}[ \t](?:[a-z]{1,20}[ \t]){0,2}$")
+_COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
+#: Just before a status word, an article: the word qualifies a noun ("the failed payment").
+_ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
+#: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
+_REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
+#: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
+_RATE: Final = lazy(r"\s{0,2}(?:a|an|per|each|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
+#: Words of an amount that name no attribute of it ("refund RF-1 of $480").
+_GENERIC_MONEY_WORDS: Final = frozenset(_words("refund amount charge charged paid cost price"))
+_RATE_KEY: Final = lazy(r"price|rate|unit|per|each|monthly|nightly|daily|hourly|fee")
+#: Fields that state an outcome, beside the status fields.
+_OUTCOME_FIELDS: Final = frozenset(
+    _words("status state result outcome conclusion verdict decision disposition stage phase reason")
+)
+#: After a percentage, what makes it a share of something the originals count.
+_SHARE_OF: Final = lazy(
+    r"\s{1,3}(?:of|over|above|below|under|more|less|fewer|up|down|higher|lower)\b", re.I
+)
+#: How many of the last results a value not said to be derived may be worked out from.
+_RECENT_DERIVED: Final = 4
+#: Words that make a duration the gap between two moments ("25 minutes over", "7 days left").
+_TIME_SPAN: Final = lazy(
+    r"\b(?:over|under|left|remaining|in hand|late|early|margin|longer|shorter|delay\w*|"
+    r"between|to go|behind|ahead|difference|exceeds?|short)\b",
+    re.IGNORECASE,
+)
+_RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.IGNORECASE)
+_CLOCK: Final = lazy(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
+#: A time given in a zone or a place's local time ("07:00 UTC", "18:10 Lisbon time").
+_ZONED: Final = lazy(r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local)")
+#: A heading of a sectioned summary; ``aside`` when its section tells no events.
+_HEADING: Final = lazy(
+    r"(?im)^[ \t#*]{0,6}(?:\d{1,2}[.)][ \t]{1,3})?(?:(?P<aside>primary request|key technical "
+    r"concepts|pending tasks|optional next step|next steps?|all user messages|user messages)"
+    r"|[a-z][a-z ]{2,40}:[ \t]*$)"
+)
+#: A clause that states a task or a plan, not what happened ("Pending Tasks: fix the rows").
+_PLANNED: Final = lazy(
+    r"^[\s\-*\d.)]{0,8}(?:fix|retry|re-?run|resend|re-?import|rerun|investigate|ask|check|report|"
+    r"follow up|chase|get|publish|change|grade|put|look)\b|\b(?:next step|pending tasks?|"
+    r"to do|todo|will|should|need(?:s|ed)? to|once|until|if)\b",
+    re.IGNORECASE,
+)
+
+
+#: A word joined by ``_`` (a tool's name, an error's code: ``not_in_channel``).
+_SNAKE: Final = lazy(r"(?<![\w])[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}(?![\w])")
+
+
+def _stem(word: str) -> str:
+    """A word without its commonest endings, so that ``points`` and ``point``, ``subgroups``
+    and ``subgroup`` name the same thing."""
+    for ending in ("ing", "ed", "es", "s"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
 
 
 #: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).
@@ -927,6 +1302,31 @@ _DENIED_TROUBLE: Final = lazy(
 )
 _CODE_WORDS: Final = frozenset(_words("http status code exit exited got returned answered"))
 _ERROR_WORDS: Final = lazy(r"[a-z]{5,}")
+_ACRONYM: Final = lazy(r"(?<![\w])[A-Z]{3,6}(?![\w])")
+_LEVEL_WORDS: Final = frozenset(
+    [
+        "ERROR",
+        "FATAL",
+        "WARN",
+        "WARNING",
+        "INFO",
+        "DEBUG",
+        "TRACE",
+        "CRITICAL",
+        "PANIC",
+        "SEVERE",
+        "EMERG",
+        "HTTP",
+        "FAILED",
+        "FAIL",
+        "GET",
+        "POST",
+        "PUT",
+        "PATCH",
+        "DELETE",
+        "UTC",
+    ]
+)
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
 
@@ -942,9 +1342,12 @@ def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
             if len(m.group()) == 3 or "exit" in before or "code" in before:
                 codes.add(m.group())
         distinct |= {
-            w
+            _stem(w)
             for w in _ERROR_WORDS.findall(lowered)
             if w not in F.COMMON_ERROR_WORDS and w not in GENERIC_TOOL_WORDS
+        }
+        distinct |= {  # an acronym is as distinctive as a long word: "beyond UCL"
+            w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS
         }
     return codes, distinct
 
@@ -965,6 +1368,18 @@ def _agrees(claim: Atom, fact: Fact) -> bool:
     if claim.kind == A.TIME:
         return fact.kind == A.TIME and A.times_agree(claim.value, claim.text, fact.value, fact.text)
     return False
+
+
+def _weakly(seen: str) -> str:
+    """What an ``unverified`` finding says of a conflict on weak evidence."""
+    return (
+        f"the originals say {_brief_text(seen)}, on weak evidence (another attribute or subject?)"
+    )
+
+
+def _brief_text(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 80 else flat[:77] + "..."
 
 
 def _numeric_value(atom: Atom) -> Decimal | None:

@@ -11,6 +11,7 @@ a value that works out is supported, one that does not is ``unverified`` (never
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
@@ -37,8 +38,13 @@ def numbers_in(text: str) -> list[Decimal]:
     """The numbers written in ``text`` (any locale's separators), the first
     :data:`MAX_NUMBERS` distinct ones."""
     found: dict[Decimal, None] = {}
+    written: set[str] = set()
     for m in _NUMBER.finditer(text[:200_000]):
-        value = A.to_decimal(m.group(), grouped=True)
+        raw = m.group()
+        if raw in written:  # the same number again: read once
+            continue
+        written.add(raw)
+        value = A.to_decimal(raw, grouped=True)
         if value is not None and value not in found:
             found[value] = None
             if len(found) >= MAX_NUMBERS:
@@ -57,27 +63,52 @@ def derived_cue(clause: str, start: int, end: int) -> str | None:
 def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, places: int) -> bool:
     """Whether ``value`` (written with ``places`` decimals) is a sum, difference, product or
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
-    percentage of another."""
+    percentage of another.
+
+    Each candidate partner of a number is found by bisection in the sorted numbers (the
+    one that would make the value, then its neighbours), so the work grows as n log n, not
+    with every pair."""
     if value == 0:
         return False
     tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
     values = list(dict.fromkeys(n for n in numbers if n != 0))[:MAX_NUMBERS]
     target = abs(value)
+    ordered = sorted(values)
 
     def near(candidate: Decimal) -> bool:
         return abs(candidate - target) <= tolerance
 
-    for i, a in enumerate(values):
+    def combined(op: str, a: Decimal, b: Decimal) -> Decimal:
+        if op == "sum":
+            return a + b
+        if op == "difference":
+            return abs(a - b)
+        if op == "product":
+            return a * b
+        if op == "ratio":
+            return a / b
+        return a / b * 100  # a percentage
+
+    def partner(op: str, a: Decimal, wanted: Decimal) -> bool:
+        """Whether the number nearest ``wanted`` (or a neighbour), with ``a``, makes it."""
+        at = bisect_left(ordered, wanted)
+        return any(b != a and near(combined(op, a, b)) for b in ordered[max(0, at - 1) : at + 1])
+
+    for a in values:
         if near(a):
             return True
-        for b in values[i + 1 :]:
-            if percent:
-                for top, bottom in ((a, b), (b, a)):
-                    if near(top / bottom * 100):
-                        return True
-                continue
-            if near(a + b) or near(abs(a - b)) or near(a * b):
+        if percent:
+            if partner("percent", a, a * 100 / target):
                 return True
+            continue
+        if (
+            partner("sum", a, target - a)
+            or partner("difference", a, a - target)
+            or partner("difference", a, a + target)
+            or partner("product", a, target / a)
+            or partner("ratio", a, a / target)
+        ):
+            return True
     if percent:
         return False
     for i in range(len(values)):  # a run of numbers as written: a column, a list of counts

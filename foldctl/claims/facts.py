@@ -48,6 +48,8 @@ FACTS_KEPT: Final = 256
 MAX_DEPTH: Final = 64
 #: The attribute of what a log line says.
 LOG: Final = "log"
+#: The attribute of a value a headerless row gives its entity (``CH-5531 2026-03-14 captured``).
+ROW: Final = "row"
 #: Kinds of facts beyond the atom kinds: a count with its outcome, a plain number.
 OUTCOME: Final = "outcome"
 NUMBER: Final = "number"
@@ -505,8 +507,8 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
             facts.subject = list(subject)
             statuses = [a for a in atoms if a.kind == A.STATUS]
             if level is None:
-                for atom in statuses:
-                    facts.own.append(Fact(A.STATUS, atom.value, atom.text))
+                for atom in statuses:  # the result's first line states its outcome
+                    facts.own.append(Fact(A.STATUS, atom.value, atom.text, ROW))
                 if statuses:
                     own_done = True
         if level is not None:
@@ -539,7 +541,7 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 continue
             if _kv_fact(key, kv.group("value"), atoms, offset, value_entities or subject, facts):
                 continue
-        _line_facts(atoms, entities, facts)
+        _line_facts(atoms, entities, facts, short=len(line.split()) <= 6)
 
 
 def _kv_fact(
@@ -636,24 +638,29 @@ def _looks_like_time(kv: re.Match[str]) -> bool:
     return kv.group("key").strip().isdigit()
 
 
-def _line_facts(atoms: list[Atom], entities: list[Atom], facts: MessageFacts) -> None:
+def _line_facts(
+    atoms: list[Atom], entities: list[Atom], facts: MessageFacts, *, short: bool = False
+) -> None:
     """A prose line's statuses, amounts and levels go to the nearest entity on it; its
     dates too when the line is a row (it starts with the entity: ``CH-5531  2026-03-14``)."""
     if not entities:
         return
     row = atoms[0] is entities[0]
+    # a row (it starts with its entity) or a short status line ("payment PAY-1 scheduled")
+    # states; a sentence of prose narrates
+    key = ROW if row or short else None
     for atom in atoms:
         if atom.kind == A.DATE and row:
-            facts.add([entity_key(entities[0])], Fact(A.DATE, atom.value, atom.text))
+            facts.add([entity_key(entities[0])], Fact(A.DATE, atom.value, atom.text, ROW))
             continue
         if atom.kind == A.STATUS:
-            fact = Fact(A.STATUS, atom.value, atom.text)
+            fact = Fact(A.STATUS, atom.value, atom.text, key)
         elif atom.kind == A.MONEY or (
             atom.kind == A.NUMBER and _TWO_DECIMALS.search(atom.text) is not None
         ):
-            fact = Fact(A.MONEY, atom.value, atom.text)
+            fact = Fact(A.MONEY, atom.value, atom.text, key)
         elif atom.kind == A.LEVEL:
-            fact = Fact(A.LEVEL, atom.value, atom.text)
+            fact = Fact(A.LEVEL, atom.value, atom.text, key)
         else:
             continue
         owner = _nearest(entities, atom)

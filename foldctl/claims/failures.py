@@ -415,7 +415,9 @@ def _code(codes: str) -> str:
 #: an anchor.
 MENTION_TERMS: Final[dict[str, str]] = {
     "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
-    r"took too long|" + _code("504|408"),
+    r"took too long|in time|time limit|hung|hangs|"
+    r"never (?:answered|responded|replied|returned|finished)|"
+    r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
     r"not allowed|blocked|lacks?|missing (?:a |the )?(?:role|permission|scope|access)|"
@@ -425,7 +427,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
     r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"
-    r"no \w+ left|" + _code("409"),
+    r"no \w+ left|already (?:owns|has|holds|scheduled|claimed|reserved)|" + _code("409"),
     "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|"
     r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
     r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
@@ -435,9 +437,21 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
     r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid)|"
-    r"not (?:yet )?(?:been )?(?:told|notified|informed)",
+    r"not (?:yet )?(?:been )?(?:told|notified|informed)|not fixed|unfixed|"
+    r"(?:ok|success)[\s:=]{1,3}false|(?:would|will|could|did)(?:n't| not) (?:take|accept|load|"
+    r"let|allow|respond|answer|reply|arrive|finish|complete|go|start|run|send|post|sync)|"
+    r"won't|turned (?:\w+ )?away|out of (?:control|tolerance|spec)|"
+    r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
+    r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
+    r"bounced|stuck|expired|lapsed|went nowhere|"
+    r"(?:was|were|is|are|has|have)(?:n't| not) (?:been )?(?:posted|sent|delivered|loaded|saved|"
+    r"created|applied|accepted|queued|scheduled|booked|synced|imported|uploaded|published)",
     "weak": r"errors?|exception|problem|issues?|warnings?",
 }
+#: Each class's words alone (a clause may hold words of several classes that overlap).
+MENTION_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
+    (name, lazy(f"\\b(?:{pattern})", re.IGNORECASE)) for name, pattern in MENTION_TERMS.items()
+)
 MENTION_PATTERN: Final = lazy(
     "|".join(f"(?P<{name}>\\b(?:{pattern}))" for name, pattern in MENTION_TERMS.items()),
     re.IGNORECASE,

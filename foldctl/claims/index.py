@@ -32,6 +32,7 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
 
@@ -63,6 +64,9 @@ _FACTS_LIMIT: Final = 1_000_000
 _MAX_DEPTH: Final = 64
 #: How many messages naming a noun are read to confirm a small count of it.
 _COUNT_CANDIDATES: Final = 1000
+#: How much of a message its numbers are read from for a derived value (a result's figures
+#: are at its head; a long log's tail adds time, not totals).
+_NUMBERS_READ: Final = 2000
 #: How many failing results one dropped finding cites (the first and the last ones).
 _CITED_ERRORS: Final = 20
 _DIGIT: Final = lazy(r"\d")
@@ -254,6 +258,8 @@ class EvidenceIndex:
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
+        self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
+        self._conflicts: dict[tuple[int, int, str, frozenset[str]], bool] = {}
         for ref, atoms in items:
             self.add(ref, atoms)
 
@@ -614,6 +620,103 @@ class EvidenceIndex:
                 return True
             position = found + 1
         return None if not seen else False
+
+    def numbers(self, position: int) -> list[Decimal]:
+        """The numbers a message writes (:func:`foldctl.claims.derived.numbers_in`), read once
+        for every summary that draws on it."""
+        found = self._numbers.get(position)
+        if found is None:
+            from foldctl.claims.derived import numbers_in
+
+            text = self.text(position)
+            found = self._numbers[position] = numbers_in(text[:_NUMBERS_READ])
+        return found
+
+    def small_count_conflict(
+        self, number: int, lemma: str, start: int, stop: int, said: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether a message in ``[start, stop)`` gives another count of the noun of a small
+        count (``3 items`` against "4 items"): the strong evidence against it."""
+        stem = lemma.split()[-1]
+        stem = stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
+        probe = Atom("lemma", stem, stem, 0, 0)
+        position = start
+        for _ in range(_COUNT_CANDIDATES):
+            if position >= stop:
+                break
+            found = self._search(probe, position, stop, last=False)
+            if found is None:
+                break
+            key = (found, number, stem, said)
+            verdict = self._conflicts.get(key)
+            if verdict is None:
+                verdict = self._conflicts[key] = count_conflict(
+                    self.text(found), number, stem, said
+                )
+            if verdict:
+                return True
+            position = found + 1
+        return False
+
+
+def count_conflict(text: str, number: int, stem: str, said: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` gives another count of things named like ``stem``: a number
+    written with the noun (``3 items``, ``items: 3``) or a JSON array of another length
+    under a key named like it, and nowhere ``number`` of them (nor ``number`` on a line
+    with a word the summary ``said`` beside its count: "9 rows rejected", "9 rejected")."""
+    if _count_in_message(text, number, stem):
+        return False
+    digits = re.compile(rf"(?<![\d.,:/-]){number}(?![\d.,:/-])")
+    for line in text.splitlines():
+        if digits.search(line) and said & set(re.findall(r"[a-z]{4,}", line.lower())):
+            return False  # the number is there, with what the summary says of it
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            value = None
+        if value is not None and _json_lengths(value, stem):
+            return True
+    pattern = _count_pattern(stem)
+    return any(
+        _another_count(int(m.group("a") or m.group("b")), number)
+        for line in text.splitlines()
+        if stem in line.lower()
+        for m in pattern.finditer(line.lower())
+    )
+
+
+def _another_count(seen: int, number: int) -> bool:
+    """Whether the originals' count ``seen`` of a noun says ``number`` of it is wrong: more
+    than the originals count ("4 items" of 2), or a few fewer ("51 hosts" of 56); not far
+    fewer, a part of the whole ("two submissions look alike" of 36 submissions)."""
+    return seen != number and (number > seen or 3 * number >= seen)
+
+
+@lru_cache(maxsize=256)
+def _count_pattern(stem: str) -> re.Pattern[str]:
+    """A count written with the noun: ``3 items``, ``items: 3``, ``item count = 3``."""
+    word = re.escape(stem)
+    return re.compile(
+        rf"(?<![\w.,:/-])(?P<a>\d{{1,7}}) {word}\w{{0,3}}\b"
+        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}[ \t]{{0,3}}[:=][ \t]{{0,3}}"
+        rf"(?P<b>\d{{1,7}})(?![\w.,:/-])"
+    )
+
+
+def _json_lengths(value: Any, stem: str, depth: int = 0) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, list) and A.singular(str(key)).startswith(stem):
+                return True  # an array of the noun, not of that length (_count_in_message)
+            if isinstance(item, dict | list) and _json_lengths(item, stem, depth + 1):
+                return True
+    elif isinstance(value, list):
+        return any(_json_lengths(item, stem, depth + 1) for item in value)
+    return False
 
 
 def _count_in_message(text: str, number: int, stem: str) -> bool:

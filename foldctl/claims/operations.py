@@ -140,3 +140,14 @@ def names_operation(clause_words: Iterable[str], tool: str) -> bool:
             if same_stem(word, op) or (group is not None and op in group):
                 return True
     return False
+
+
+def names_object(clause_words: Iterable[str], objects: Iterable[str]) -> bool:
+    """Whether a clause names one of the words a tool acts on (``send_sms`` -> sms, a
+    ``message``), by a stem or a synonym."""
+    for word in clause_words:
+        group = _SYNONYM_OF.get(word)
+        for obj in objects:
+            if same_stem(word, obj) or (group is not None and obj in group):
+                return True
+    return False

@@ -78,6 +78,8 @@ class SummaryFinding:
         text = f"{self.frame} {x.kind} {x.atom_kind} {brief(x.atom)}"
         if x.expected is not None and x.kind == "contradicted":
             text += f" (originals: {brief(x.expected)})"
+        elif x.expected is not None and x.kind == "unverified":
+            text += f" ({x.expected})"
         return text
 
     def as_dict(self, source: str | None = None) -> dict[str, Any]:
@@ -418,13 +420,16 @@ def claims_of(
     return ClaimsResult(tuple(results), tuple(failures), held_all)
 
 
-def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
+def audit_findings(
+    graph: FoldGraph, found: Sequence[SummaryFinding] | None = None
+) -> list[AuditFinding]:
     """The claims of one checkpoint as audit findings (``claim-*`` codes, warnings): the
-    summary's locator and span, its JSON path, and the evidence as related places."""
+    summary's locator and span, its JSON path, and the evidence as related places.
+    ``found``: the claims already checked (:func:`check_graph`), not checked again."""
     fmt = formats.of(graph.checkpoint)
     key = "content" if fmt.shows_as_stored else None  # where a summary's text is stored
     out: list[AuditFinding] = []
-    for f in check_graph(graph):
+    for f in check_graph(graph) if found is None else found:
         x = f.finding
         if x.kind not in AUDITED:
             continue
@@ -433,10 +438,8 @@ def audit_findings(graph: FoldGraph) -> list[AuditFinding]:
         elif x.kind == "dropped":
             what = f"does not mention the error {brief(x.atom)}"
         elif x.kind == "unverified":
-            what = (
-                f"gives {x.atom_kind} {brief(x.atom)} as worked out, which does not follow "
-                "from its originals"
-            )
+            why = f" ({x.expected})" if x.expected else ""
+            what = f"gives {x.atom_kind} {brief(x.atom)}, which its originals do not confirm{why}"
         else:
             what = f"gives {x.atom_kind} {brief(x.atom)}, which appears nowhere in its originals"
         of = "no span" if f.span is None else f"span {f.span}"

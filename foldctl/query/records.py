@@ -398,14 +398,23 @@ def _findings(
     if findings is not None:
         return summary(findings)
     found = audit(graph, messages=False)
-    if claims:
-        from foldctl.claims.record import audit_findings  # the claim rules, only when asked
+    lines: list[str] = []
+    if claims:  # the claim rules, only when asked
+        from foldctl.claims.record import WRONG, audit_findings, check_graph
 
-        found += audit_findings(graph)
+        checked = [
+            f
+            for f in check_graph(graph)
+            if not folds.active or folds.place_passes(f.span, f.frame, graph.spans)
+        ]
+        found += audit_findings(graph, checked)
+        lines = [f.one_line() for f in checked if f.kind in WRONG]
     if folds.active:
         found = [f for f in found if folds.place_passes(f.span, f.locator, graph.spans)]
     counted = summary(found, messages=False)
     counted["claims"] = claims
+    if claims:
+        counted["claimLines"] = lines
     return counted
 
 

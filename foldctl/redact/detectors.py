@@ -350,8 +350,29 @@ def _quoted_items(text: str, pos: int) -> Iterator[Span]:
 #: Unquoted values under a secret's name that are code, not a credential: type names,
 #: nulls and booleans (``password: str``, ``secret=None``).
 _CODE_WORDS: Final = frozenset(
-    "str string bytes int integer bool boolean float number none null nil undefined "
-    "true false any object dict list optional required".split()
+    [
+        "str",
+        "string",
+        "bytes",
+        "int",
+        "integer",
+        "bool",
+        "boolean",
+        "float",
+        "number",
+        "none",
+        "null",
+        "nil",
+        "undefined",
+        "true",
+        "false",
+        "any",
+        "object",
+        "dict",
+        "list",
+        "optional",
+        "required",
+    ]
 )
 
 

@@ -153,6 +153,10 @@ def overview(doc: dict[str, Any]) -> Iterator[str]:
         yield (
             f"{listed or 'None'}{scope}. Run `foldctl verify` on this source for the full audit."
         )
+        claim_lines = found.get("claimLines") or []
+        if claim_lines:
+            yield ""
+            yield from (f"- {inline(line)}" for line in claim_lines)
 
 
 #: Folds this deep or less nest: a fold at depth d is a heading of level d + 1 and its

@@ -10,7 +10,7 @@ import itertools
 import shlex
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from foldctl.formats import registry as formats
 from foldctl.formats.base import identity
@@ -306,6 +306,17 @@ def _findings_lines(doc: dict[str, Any]) -> Iterator[Line]:
     elif not doc.get("messagesChecked", True):
         scope = "in the fold record; retained messages not decoded; "
     yield [("", None), (f"{scope}run `{visible(command)}` for the full check", "dim")]
+    lines = found.get("claimLines") or []
+    for line in lines[:CLAIM_LINES_SHOWN]:
+        yield [("  claim  ", "yellow"), (truncate(visible(line), 200), None)]
+    if len(lines) > CLAIM_LINES_SHOWN:
+        more = len(lines) - CLAIM_LINES_SHOWN
+        claims_command = f"foldctl claims {shlex.quote(str(doc['source']))}"
+        yield [("", None), (f"... {more} more: `{visible(claims_command)}` lists them", "dim")]
+
+
+#: Claim findings ``show`` lists one a line (JSON lists every one).
+CLAIM_LINES_SHOWN: Final = 20
 
 
 def _where(depth: int, outermost: int | None, sep: str) -> str:

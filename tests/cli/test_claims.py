@@ -70,6 +70,28 @@ def test_show_counts_claims_and_report_marks_them(tmp_path: Path) -> None:
     assert 'href="#m-f5-2"' in html  # the original it cites is linked
 
 
+def test_show_with_claims_lists_the_false_approval_one_line_per_finding() -> None:
+    """Each finding that a summary is wrong, one line: its locator, kind, atom, what the
+    originals say; --no-claims (and the default, CLAIMS_BY_DEFAULT off) lists none."""
+    out = run_cli("show", NESTED, "--claims").stdout
+    listed = [line.strip() for line in out.splitlines() if line.lstrip().startswith("claim ")]
+    assert listed == [
+        'claim  f6:0 contradicted status "approved" (originals: "pending_approval")',
+        'claim  h1 contradicted status "approved" (originals: "pending_approval")',
+    ]
+    for args in (("--no-claims",), ()):
+        plain = run_cli("show", NESTED, *args).stdout
+        assert "contradicted" not in plain and "findings        none" in plain
+    shown = json.loads(run_cli("show", NESTED, "--claims", "-f", "json").stdout)["findings"]
+    assert shown["claimLines"] == [line.removeprefix("claim  ") for line in listed]
+
+
+def test_verify_checks_claims_only_when_asked() -> None:
+    assert run_cli("verify", NESTED, "--claims").exit_code == 1  # the false approval
+    assert run_cli("verify", NESTED, "--no-claims").exit_code == 0
+    assert run_cli("verify", NESTED).exit_code == 0  # CLAIMS_BY_DEFAULT is off
+
+
 def test_redacted_claims_quote_no_email() -> None:
     out = run_cli("claims", NESTED, "--redact", "-f", "json").stdout
     assert "dana.whitfield@example.com" not in out and "[redacted:email:" in out

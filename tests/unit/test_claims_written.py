@@ -1,9 +1,9 @@
 """The labelled corpus's written families (tools/claims_corpus/written): the set loads, is
 valid, broad and balanced, in domains no other family has; each case is a checkpoint
 foldctl opens; both ways of checking a case are counted into the corpus's tally, every
-planted error once.  Their score has no threshold yet: the rules have not been changed for
-them (docs/claims.md keeps their score before any change), so the one test that asks for
-the corpus's thresholds on them is expected to fail."""
+planted error once.  Their score has no threshold yet: it is far below the corpus's
+(docs/claims.md keeps their score before any change and after each round), so the one
+test that asks for the corpus's thresholds on them is expected to fail."""
 
 from __future__ import annotations
 
@@ -177,8 +177,8 @@ def test_the_tally_accounts_for_every_planted_error(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the rules have not been changed for the written families yet; their score "
-    "before any change is kept in docs/claims.md",
+    reason="the written families are far from the thresholds (docs/claims.md keeps their "
+    "score before any change and after each round on the study and blind halves)",
 )
 def test_the_written_families_meet_the_corpus_thresholds(end_to_end: Tally) -> None:
     low = [
@@ -221,3 +221,20 @@ def test_a_broken_written_family_is_one_line_and_exit_2(
     assert claims_score.main(["--seeds", "1"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"claims_score: {where}") and err.count("\n") == 1
+
+
+def test_the_split_scores_a_study_half_and_a_blind_half_without_naming_blind_cases(
+    families: list[Family], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every written family is in one half (docs/claims.md, "The written families split");
+    --study prints the study half's false alarms, never a case of the blind half."""
+    from tools.claims_corpus import split
+
+    study, blind = split.halves(families)
+    assert {f.name for f in study} | {f.name for f in blind} == {f.name for f in families}
+    assert not {f.name for f in study} & {f.name for f in blind}
+    split.main(["--study"])
+    out = capsys.readouterr().out
+    assert "A (study):" in out and "B (blind):" in out
+    cases_named = {line.split()[1] for line in out.splitlines() if line[:3] in ("FP ", "FN ")}
+    assert cases_named and all(c.split("-")[0] in split.STUDY for c in cases_named)

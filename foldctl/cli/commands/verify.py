@@ -10,7 +10,15 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.completion import choices, complete_codes
 from foldctl.cli.inputs import sources
-from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources, SourcesArg
+from foldctl.cli.options import (
+    CLAIMS_BY_DEFAULT,
+    Folds,
+    Output,
+    Redaction,
+    SchemeOpt,
+    Sources,
+    SourcesArg,
+)
 from foldctl.cli.output import answer, in_sources, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
@@ -42,11 +50,11 @@ def verify(
     claims: Annotated[
         bool,
         typer.Option(
-            "--claims",
-            help="Also check every summary against its originals (claim-* findings; "
-            "docs/claims.md).",
+            "--claims/--no-claims",
+            help="Check every summary against its originals (claim-* findings; "
+            "docs/claims.md; reads every retained message).",
         ),
-    ] = False,
+    ] = CLAIMS_BY_DEFAULT,
     out: Output,
     scheme: SchemeOpt = None,
     folds: Folds,

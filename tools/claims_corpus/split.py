@@ -1,0 +1,99 @@
+"""The written families in two halves: a study half whose findings are read while the rules
+change, and a blind half scored only in totals (docs/claims.md, "The written families split").
+
+Usage::
+
+    python -m tools.claims_corpus.split             per-kind P/R on A and on B, end to end
+    python -m tools.claims_corpus.split --study     and every false alarm and miss on A
+
+A study finding is printed one a line: the case, fp/fn, the kind, the atom as the summary
+wrote it, and why (the entity, what the originals say, the atom's normalised value).
+Nothing about a blind family's cases is ever printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from tools.claims_corpus.score import KINDS, Score, score_table
+from tools.claims_corpus.written import Family, load_families
+from tools.claims_heldout import (
+    SUMMARY_FRAME,
+    case_checkpoint,
+    found_of,
+    match_case,
+    on_derived,
+    placed,
+)
+
+#: Every other written family, by name in alphabetical order: A is read, B is not.
+STUDY: Final = ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom")
+BLIND: Final = ("contracts", "fooddelivery", "property", "recruiting", "smarthome", "utilities")
+
+
+def halves(families: Sequence[Family]) -> tuple[list[Family], list[Family]]:
+    """The study half and the blind half of ``families``; a family in neither is refused."""
+    names = {f.name for f in families}
+    unknown = names - set(STUDY) - set(BLIND)
+    if unknown:
+        raise ValueError(f"written families in neither half: {sorted(unknown)}")
+    return [f for f in families if f.name in STUDY], [f for f in families if f.name in BLIND]
+
+
+def _findings(case: Mapping[str, Any]) -> list[Any]:
+    import foldctl
+    from foldctl.claims.record import check_graph
+
+    graph = foldctl.open(case_checkpoint(case)).graph
+    return [s.finding for s in check_graph(graph) if s.frame == SUMMARY_FRAME]
+
+
+def score_half(families: Sequence[Family], *, study: bool = False) -> tuple[dict[str, Score], int]:
+    """Per kind tp/fp/fn over the half, end to end, and how many quiet summaries drew a
+    scored finding; with ``study``, every false alarm and miss printed with its reason."""
+    scores = {kind: Score() for kind in KINDS}
+    flagged = 0
+    for family in families:
+        for case in family.cases:
+            raw = _findings(case)
+            found = placed(case["summary"], [found_of(f) for f in raw])
+            counted, misses = match_case(case, found, family.name)
+            for kind, s in counted.items():
+                scores[kind].tp += s.tp
+                scores[kind].fp += s.fp
+                scores[kind].fn += s.fn
+            if not case["expected"] and any(f.kind in KINDS for f in found):
+                flagged += 1
+            if not study:
+                continue
+            fps = {(m.kind, m.text) for m in misses if m.what != "fn"}
+            for f, ff in zip(raw, found, strict=True):
+                if (f.kind, ff.atom) in fps or (
+                    f.kind == "unverified" and not on_derived(case, ff)
+                ):
+                    why = f"entity={f.entity} expected={f.expected} norm={f.normalised}"
+                    sentence = " ".join((f.sentence or "").split())[:160]
+                    print(f"FP {case['id']} {f.kind} [{f.atom_kind}] {f.atom!r} {why} | {sentence}")
+            for m in misses:
+                if m.what == "fn":
+                    print(f"FN {case['id']} {m.kind} {m.text!r}")
+    return scores, flagged
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
+    parser.add_argument("--study", action="store_true", help="print A's false alarms and misses")
+    args = parser.parse_args(argv)
+    study, blind = halves(load_families())
+    for label, half, show in (("A (study)", study, args.study), ("B (blind)", blind, False)):
+        scores, flagged = score_half(half, study=show)
+        quiet = sum(1 for f in half for c in f.cases if not c["expected"])
+        print(f"{label}: {sum(len(f.cases) for f in half)} cases")
+        print(score_table(scores))
+        print(f"quiet summaries with a finding: {flagged} of {quiet}")
+
+
+if __name__ == "__main__":
+    main()
