@@ -97,7 +97,7 @@ def list_sessions(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _session_schema() -> dict[str, Any]:
-    row = dict(schemas.library_defs("sessions")["sessions.record"])
+    row = dict(schemas.library_defs("sessions")["sessions.storeSession"])
     runtime = {
         "type": ["string", "null"],
         "description": "The runtime that wrote the session, as the input format that read it "
