@@ -321,11 +321,12 @@ def _findings(
 ) -> dict[str, Any]:
     if findings is not None:
         return summary(findings)
-    found = audit(graph, messages=False)
+    plain = graph.plain  # a redacted view counts the findings of the record as stored
+    found = audit(plain, messages=False)
     if claims:
         from foldctl.claims.record import audit_findings  # the claim rules, only when asked
 
-        found += audit_findings(graph)
+        found += audit_findings(plain)
     if folds.active:
         found = [f for f in found if folds.place_passes(f.span, f.locator, graph.spans)]
     counted = summary(found, messages=False)
