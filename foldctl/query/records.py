@@ -19,6 +19,7 @@ from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, chain_field
+from foldctl.jsoncodec import Sliced, holds_big_string
 from foldctl.model import Span
 from foldctl.times import iso_recorded
 
@@ -26,7 +27,8 @@ from foldctl.times import iso_recorded
 def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     """A message as stored, plus foldctl's keys (which win over same-named stored fields);
     ``line`` for a record of a format of one record a line."""
-    obj = dict(row.message)
+    huge = holds_big_string(row.message)  # then written and hashed in slices
+    obj: dict[str, Any] = Sliced(row.message) if huge else dict(row.message)
     if source is not None:
         obj["source"] = source
     obj["locator"] = row.locator
@@ -36,7 +38,7 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     obj["chain"] = chain_field(row.chain)
     obj["depth"] = row.depth
     obj["occurrence"] = row.occurrence
-    obj["digest"] = digest(row.message)
+    obj["digest"] = digest(row.message, huge=huge)
     redactions = getattr(row.message, "redactions", None)
     if redactions is not None:
         obj["redactions"] = [r.as_dict() for r in redactions]
