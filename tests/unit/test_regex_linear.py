@@ -215,8 +215,8 @@ def test_the_patterns_are_found() -> None:
     assert all(p.__dict__["_source"] in FOUND for p in lazyre.REGISTRY)
 
 
-@pytest.mark.parametrize(("source", "flags"), list(FOUND), ids=[f"{w}" for w in FOUND.values()])
-def test_pattern_is_linear(source: str | bytes, flags: int) -> None:
+def check_linear(source: str | bytes, flags: int) -> None:
+    """Raise AssertionError, naming the input and the times, if ``source`` is super-linear."""
     pattern = re.compile(source, flags)
     text_source = source if isinstance(source, str) else source.decode("latin-1")
     for name, build in hostile(text_source, flags & ~re.LOCALE):
@@ -234,3 +234,23 @@ def test_pattern_is_linear(source: str | bytes, flags: int) -> None:
         assert hundred < ABSOLUTE_S or hundred / small < LIMIT, (
             f"{pattern.pattern!r} on {name}: {N} chars {small:.6f}s, {100 * N} chars {hundred:.6f}s"
         )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"[.!?]+[\"')\]]*\s+|\n\s*",  # the sentence end before it was made linear
+        r"[\w.]+$",  # the word before it
+        r"\d+(?:\.\d+)?x\.",  # the retina suffix
+    ],
+)
+def test_the_check_finds_a_quadratic_pattern(source: str) -> None:
+    """Patterns that were made linear, as they were written before: the check fails each
+    (so the check can fail)."""
+    with pytest.raises(AssertionError, match="chars"):
+        check_linear(source, 0)
+
+
+@pytest.mark.parametrize(("source", "flags"), list(FOUND), ids=list(FOUND.values()))
+def test_pattern_is_linear(source: str | bytes, flags: int) -> None:
+    check_linear(source, flags)
