@@ -75,6 +75,9 @@ class Conversation:
 
     graph: FoldGraph
     scheme_note: str = ""
+    #: the redactor of a redacted view (:meth:`redacted`): findings and claims are those of
+    #: the stored record, their sentences redacted with it
+    redactor: Redactor | None = None
 
     def __repr__(self) -> str:
         return (
@@ -145,11 +148,16 @@ class Conversation:
         from foldctl.audit.checks import audit
         from foldctl.audit.codes import rank
 
-        found = audit(self.graph, messages=messages)
+        plain = self.graph.plain  # a redacted view is audited as stored
+        found = audit(plain, messages=messages)
         if claims:
             from foldctl.claims.record import audit_findings
 
-            found = sorted([*found, *audit_findings(self.graph)], key=lambda f: rank(f.severity))
+            found = sorted([*found, *audit_findings(plain)], key=lambda f: rank(f.severity))
+        if self.redactor is not None:
+            from foldctl.redact.apply import redact_findings
+
+            found = list(redact_findings(self.redactor, found))
         return found
 
     def claims(self) -> list[SummaryFinding]:
@@ -157,24 +165,47 @@ class Conversation:
         what ``foldctl claims`` prints for this checkpoint (docs/claims.md)."""
         from foldctl.claims.record import check_graph
 
-        return list(check_graph(self.graph))
+        found = list(check_graph(self.graph.plain))  # a redacted view is checked as stored
+        if self.redactor is not None:
+            from foldctl.redact.apply import redact_summary_findings
+
+            found = list(redact_summary_findings(self.redactor, found))
+        return found
 
     def overview(self, *, claims: bool = False, folds: FoldFilter | None = None) -> dict[str, Any]:
         """What ``foldctl show --format json`` prints, as a document (``claims=True``:
         ``show --claims``, which counts the ``claim-*`` findings too; with ``folds``, the
         fold tree and the findings of the spans that pass)."""
-        from foldctl.graph.filters import NO_FILTER
         from foldctl.query.records import overview
 
-        return overview(self.graph, self.scheme_note, claims=claims, folds=folds or NO_FILTER)
+        doc = overview(self.graph, self.scheme_note, claims=claims, folds=self._said(folds))
+        lines = doc["findings"].get("claimLines")
+        if lines and self.redactor is not None:  # checked on the record as stored
+            redact = self.redactor.redact_text
+            doc["findings"]["claimLines"] = [redact(line, field="claims")[0] for line in lines]
+        return doc
+
+    def _said(self, folds: FoldFilter | None) -> FoldFilter:
+        """``folds`` as this view prints it (a redacted view: its words redacted)."""
+        from foldctl.graph.filters import NO_FILTER
+
+        if folds is None or self.redactor is None:
+            return folds or NO_FILTER
+        from foldctl.redact.apply import redact_filter
+
+        return redact_filter(self.redactor, folds)
 
     def unmatched(self, folds: FoldFilter) -> str | None:
         """None when some span passes ``folds`` (or it filters nothing); else one line
         saying which filter no span passes and what this checkpoint holds (``no span with
         model "X"; models here: x``).  A span index it does not have is a
         :class:`~foldctl.errors.UsageError`."""
-        folds.check_spans(self.spans)
-        return folds.unmatched(folds.facts(self.spans))
+        spans = self.graph.plain.spans  # a redacted view: the stored facts, the note redacted
+        folds.check_spans(spans)
+        note = folds.unmatched(folds.facts(spans))
+        if note is None or self.redactor is None:
+            return note
+        return self.redactor.redact_text(note, field="filter")[0]
 
     def transcript(
         self,
@@ -266,7 +297,7 @@ class Conversation:
             return self
         from foldctl.redact.apply import redact_graph
 
-        return Conversation(redact_graph(self.graph, redactor), self.scheme_note)
+        return Conversation(redact_graph(self.graph, redactor), self.scheme_note, redactor)
 
     def redactions(self, redactor: Redactor) -> Table:
         """What ``foldctl redactions`` prints: one row per placeholder ``redactor`` would
@@ -830,10 +861,11 @@ def report(
     if chosen.active:
         findings = tuple(f for f in findings if chosen.place_passes(f.span, f.locator, graph.spans))
     if redactor is not None:
-        from foldctl.redact.apply import redact_findings, redact_graph
+        from foldctl.redact.apply import redact_filter, redact_findings, redact_graph
 
         graph = redact_graph(graph, redactor)
         findings = redact_findings(redactor, findings)
+        chosen = redact_filter(redactor, chosen)
     provenance = Provenance(
         __version__,
         graph.checkpoint.source,
@@ -844,7 +876,7 @@ def report(
         iso_utc(generated_at_ms),
     )
     evidence = None if stored.path is None else str(stored.path)
-    return Report(graph, provenance, note, findings, replays, evidence, chosen)
+    return Report(graph, provenance, note, findings, replays, evidence, chosen, redactor)
 
 
 def schema(command: str | None = None, *, jsonl: bool = False, parquet: bool = False) -> bytes:

@@ -30,7 +30,7 @@ from typing import Final
 
 import xxhash
 
-from foldctl.jsoncodec import dumps
+from foldctl.jsoncodec import dumps, dumps_chunks, holds_big_string
 from foldctl.model import Message
 
 PREFIX: Final = "xxh3-128:"
@@ -44,16 +44,23 @@ def canonical(message: Message) -> bytes:
     return dumps(message, sort_keys=True)
 
 
-def digest(message: Message) -> str:
+def digest(message: Message, *, huge: bool | None = None) -> str:
     """``xxh3-128:`` and 32 hex digits: the message's id across checkpoints.
 
     A redacted message (:mod:`foldctl.redact.apply`) carries the digest of its
-    original, so a redacted output still cites the exact evidence.
+    original, so a redacted output still cites the exact evidence.  A message that
+    holds a huge string (:func:`foldctl.jsoncodec.holds_big_string`; ``huge`` says so
+    when the caller has looked) is hashed in slices, its canonical bytes never made whole.
     """
     known: str | None = getattr(message, "original_digest", None)
     if known is not None:
         return known
-    return PREFIX + xxhash.xxh3_128_hexdigest(canonical(message))
+    if not (holds_big_string(message) if huge is None else huge):
+        return PREFIX + xxhash.xxh3_128_hexdigest(canonical(message))
+    hasher = xxhash.xxh3_128()
+    for chunk in dumps_chunks(message, sort_keys=True):
+        hasher.update(chunk)
+    return PREFIX + hasher.hexdigest()
 
 
 def is_digest(text: str) -> bool:

@@ -14,6 +14,7 @@ import math
 import mmap
 import re
 import sys
+from collections.abc import Iterator
 from typing import Any, Final
 
 import orjson
@@ -461,3 +462,93 @@ def brief(value: Any, limit: int = 80) -> str:
     if len(text) > limit:
         text = text[:limit] + "..."
     return f'"{text}"' if isinstance(value, str) else text
+
+
+#: A string at least this long is written in slices by :func:`dumps_chunks` (one JSON
+#: document holding it is never built whole).
+BIG_STRING: Final = 1 << 20
+_SLICE: Final = 1 << 18
+#: How deep :func:`dumps_chunks` looks for such strings (a message's fields, tool calls'
+#: arguments); one deeper is written whole, as :func:`dumps` does.
+_BIG_DEPTH: Final = 8
+
+
+def holds_big_string(value: Any) -> bool:
+    """Whether ``value`` holds a string of :data:`BIG_STRING` characters or more, at any
+    depth (a look at types and lengths, no copy)."""
+    if type(value) is str:
+        return len(value) >= BIG_STRING
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        for child in item.values() if isinstance(item, dict) else item:
+            kind = type(child)
+            if kind is str:
+                if len(child) >= BIG_STRING:
+                    return True
+            elif kind is dict or kind is list or isinstance(child, dict):
+                todo.append(child)
+    return False
+
+
+class Sliced(dict[str, Any]):
+    """An object that holds a huge string: :func:`foldctl.render.sink.write_jsonl` writes
+    it with :func:`dumps_chunks` (any other writer as the dict it is)."""
+
+    __slots__ = ()
+
+
+def _big_strings(value: Any, found: list[str], depth: int = 0) -> Any:
+    """``value`` with each string of :data:`BIG_STRING` characters or more (a dict's
+    value, a list's item) replaced by a marker, its text appended to ``found``; the
+    value itself when it holds none (nothing is copied then)."""
+    if isinstance(value, str):
+        if len(value) < BIG_STRING:
+            return value
+        found.append(value)
+        return f"{_MARK}{len(found) - 1:08d}"
+    if depth >= _BIG_DEPTH or not isinstance(value, (dict, list)):
+        return value
+    pairs: Any = value.items() if isinstance(value, dict) else enumerate(value)
+    changed: Any = None
+    for key, item in pairs:
+        new = _big_strings(item, found, depth + 1)
+        if new is not item:
+            if changed is None:
+                changed = dict(value) if isinstance(value, dict) else list(value)
+            changed[key] = new
+    return value if changed is None else changed
+
+
+# A marker no text holds by chance: random per process, then the string's number.
+_MARK: Final = "\x00foldctl-big-" + __import__("secrets").token_hex(16) + "-"
+_MARK_JSON: Final = orjson.dumps(_MARK)[:-1]  # its JSON, opening quote included
+_MARKED: Final = re.compile(re.escape(_MARK_JSON) + rb'(\d{8})"')
+
+
+def string_chunks(text: str) -> Iterator[bytes]:
+    """The JSON of a string, quotes included, in slices of at most about 256 KiB of text
+    (each escaped on its own: every escape stands for one code point, so a cut between
+    two never changes a byte)."""
+    yield b'"'
+    for start in range(0, len(text), _SLICE):
+        yield dumps(text[start : start + _SLICE])[1:-1]
+    yield b'"'
+
+
+def dumps_chunks(value: Any, *, sort_keys: bool = False) -> Iterator[bytes]:
+    """The bytes of :func:`dumps` (compact), in pieces: a string of :data:`BIG_STRING`
+    characters or more is written in slices, so memory holds the value once and never a
+    second, encoded, copy of a huge string (``expand --format jsonl``, a digest)."""
+    if not holds_big_string(value):
+        yield dumps(value, sort_keys=sort_keys)
+        return
+    found: list[str] = []
+    small = _big_strings(value, found)
+    data = dumps(small, sort_keys=sort_keys)
+    at = 0
+    for match in _MARKED.finditer(data):
+        yield data[at : match.start()]
+        yield from string_chunks(found[int(match.group(1))])
+        at = match.end()
+    yield data[at:]

@@ -15,12 +15,17 @@ from __future__ import annotations
 import re
 from typing import Any, AnyStr, cast, overload
 
+#: Every pattern :func:`lazy` has handed out, in order (tests/unit/test_regex_linear.py
+#: holds each to linear time; a pattern is a few hundred bytes until compiled).
+REGISTRY: list[LazyPattern] = []
+
 
 class LazyPattern:
     """A :class:`re.Pattern` compiled when first used (see the module doc)."""
 
     def __init__(self, source: str | bytes, flags: int = 0) -> None:
         self.__dict__["_source"] = (source, flags)
+        REGISTRY.append(self)
 
     @property
     def pattern(self) -> str | bytes:

@@ -123,6 +123,15 @@ class Span:
     kind: SpanKind = "fold"
     #: the 1-based line of the record that made the fold, for a format of one record a line
     line: int | None = None
+    #: in a redacted view, the span as stored: its fingerprint, run, model and stage ids are
+    #: what the join, the audit and the fold filters read (:attr:`recorded`); None otherwise
+    unredacted: Span | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def recorded(self) -> Span:
+        """The span as stored: itself, or (in a redacted view) the span it was redacted
+        from.  Redaction changes what is printed, never what is joined or compared."""
+        return self if self.unredacted is None else self.unredacted
 
     def stored(self) -> dict[str, Any]:
         """The span's JSON object as stored (built from the fields when not kept: a

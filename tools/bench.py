@@ -369,6 +369,7 @@ def main() -> int:
     args = parser.parse_args()
     print("$ python -m tools.bench " + " ".join(sys.argv[1:]))
     from tools.bench_fleet import bench_fleet
+    from tools.bench_hostile import bench_hostile
 
     if args.only == "sessions":
         run_sessions(args)
@@ -441,6 +442,7 @@ def main() -> int:
         print(f"  {row['spans']:>7} spans {row['seconds']:>8.2f} s {per_span:>8.1f} us/span")
     report["resolver"] = resolver
     report["sessions"] = run_sessions(args)
+    report["hostile"] = bench_hostile(50 if args.quick else 200, max(runs, 3))  # bench_hostile.py
     if args.only != "files":
         report["fleet"] = bench_fleet(args.fleet_files, args.fleet_runs)
     report["totalSeconds"] = time.perf_counter() - started

@@ -120,7 +120,11 @@ _ABBREVIATIONS: Final = frozenset(
         "sept oct nov dec rev fig prof"
     )
 )
-_SENTENCE_END: Final = lazy(r"[.!?]+[\"')\]]*\s+|\n\s*")
+#: A run of end marks is tried from its first mark only, and taken whole (possessive),
+#: so a run that no space follows costs its length once, not its length squared.
+_SENTENCE_END: Final = lazy(r"(?<![.!?])[.!?]++[\"')\]]*+\s+|\n\s*")
+#: The word before a sentence end (tried from the start of a run only, as above).
+_LAST_TOKEN: Final = lazy(r"(?<![\w.])[\w.]++$")
 _CLAUSE_BREAK: Final = lazy(
     r";|\s[—–]\s|\s-\s"
     r"|,?(?<!\s)\s{1,4}(?:but|while|whereas|although|though|however|meanwhile)\s{1,4}"
@@ -158,7 +162,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
     begin = 0
     for match in _SENTENCE_END.finditer(text):
         if match.group().strip() and not match.group().startswith("\n"):
-            words = re.findall(r"[\w.]+$", text[max(begin, match.start() - 40) : match.start()])
+            words = _LAST_TOKEN.findall(text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
             after_number = text[max(begin, match.start() - len(last) - 2) : match.start()][:1]
             if (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())) and not (

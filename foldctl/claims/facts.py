@@ -380,7 +380,7 @@ def _header(line: str, following: str | None) -> _Table | None:
         return None
     if len(_cells(following)) < 2 or set(following.strip()) <= set("-=+| "):
         return None
-    names = [A.normalise_key(re.sub(r"\(.*?\)", "", text)).strip("_") for _, text in cells]
+    names = [A.normalise_key(_unbracketed(text)).strip("_") for _, text in cells]
     entity = next(
         (i for i, n in enumerate(names) if n in _ID_HEADERS or n.split("_")[-1] in _ID_HEADERS),
         0,
@@ -674,3 +674,24 @@ def _nearest(entities: list[Atom], atom: Atom) -> Atom | None:
         return before[-1]
     after = [e for e in entities if e.start >= atom.end]
     return after[0] if after else None
+
+
+def _unbracketed(text: str) -> str:
+    r"""``text`` without its parenthesised parts: each ``(`` up to the first ``)`` after it
+    on its line, as ``re.sub(r"\(.*?\)", "", text)`` but in one pass (that pattern tries
+    every ``(`` of a line that holds no ``)`` to the line's end)."""
+    out: list[str] = []
+    at = 0
+    while (open_ := text.find("(", at)) >= 0:
+        line_end = text.find("\n", open_)
+        close = text.find(")", open_, len(text) if line_end < 0 else line_end)
+        if close < 0:  # no "(" of the rest of this line is closed on it
+            if line_end < 0:
+                break
+            out.append(text[at : line_end + 1])
+            at = line_end + 1
+            continue
+        out.append(text[at:open_])
+        at = close + 1
+    out.append(text[at:])
+    return "".join(out)

@@ -333,7 +333,7 @@ def _outcome_line(raw: bytes, begin: int, write: bool = False) -> str | None:
             return None
     line = match.group(0).decode("utf-8", "replace").strip()
     value = line.split(":", 1)[-1] if ":" in line else line.split("=", 1)[-1]
-    value = re.split(r"\s*(?:->|→)\s*", value.strip())[-1]
+    value = _after_arrow(value.strip())
     family = status_family(value.split("(")[0].split(",")[0])
     if family is None and _FAILED_VALUE.match(value):
         family = "failed"
@@ -466,3 +466,13 @@ COMMON_ERROR_WORDS: Final = frozenset(
         "from into this that when where what have has been was were will"
     )
 )
+
+
+def _after_arrow(value: str) -> str:
+    r"""What follows the last arrow of "old -> new" (``->`` or ``→``), blanks left out; the
+    value itself without one.  No regex: ``\s*->`` tries every blank of a long run."""
+    ascii_at, arrow_at = value.rfind("->"), value.rfind("→")
+    if ascii_at < 0 and arrow_at < 0:
+        return value
+    end = ascii_at + 2 if ascii_at > arrow_at else arrow_at + 1
+    return value[end:].lstrip()

@@ -19,7 +19,6 @@ word after a count (see :data:`OUTCOMES`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -58,6 +57,10 @@ class Family:
     @property
     def generic(self) -> bool:
         return ANY in self.axes
+
+
+#: An HTTP status written with a word before it ("HTTP 503", "code 404: ...").
+_HTTP_CODE: Final = lazy(r"(?<!\s)\s*+(?:[A-Za-z]{1,4}[ -]?)?(\d{1,3})\b.*")
 
 
 def _family(
@@ -529,7 +532,7 @@ def level_value(scale: str, value: object) -> str | None:
     if isinstance(value, int):
         number = value
     elif isinstance(value, str):
-        digits = re.fullmatch(r"\s*(?:[A-Za-z]{1,4}[ -]?)?(\d{1,3})\b.*", value)
+        digits = _HTTP_CODE.fullmatch(value)
         if digits is None:
             return None
         number = int(digits.group(1))

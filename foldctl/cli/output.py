@@ -177,11 +177,12 @@ def say(text: str) -> None:
     sys.stderr.flush()
 
 
-def unmatched(note: str | None) -> None:
+def unmatched(note: str | None, redactor: foldctl.Redactor | None = None) -> None:
     """A fold filter that no span passed: said on standard error with what there is, and
-    exit 1 (nothing found), whatever was printed."""
+    exit 1 (nothing found), whatever was printed.  With ``redactor``, the note quotes no
+    secret (the filter's own words included)."""
     if note is not None:
-        say(note)
+        say(note if redactor is None else redactor.redact_text(note, field="filter")[0])
         raise typer.Exit(ExitStatus.FOUND)
 
 

@@ -126,7 +126,7 @@ class Digits:
 
 
 def decode_record(
-    raw: bytes, source: str, line: int, digits: Digits | None = None
+    raw: bytes | memoryview, source: str, line: int, digits: Digits | None = None
 ) -> dict[str, Any]:
     """One line's record, decoded in full with the rules of the rest of foldctl (lone
     surrogates kept, numbers a double cannot hold refused, nesting bounded); an error
@@ -150,9 +150,9 @@ def decode_record(
     return value
 
 
-def _strict(raw: bytes, source: str, line: int) -> Any:
+def _strict(raw: bytes | memoryview, source: str, line: int) -> Any:
     try:
-        return jsoncodec.loads(raw, source)
+        return jsoncodec.loads(raw if isinstance(raw, bytes) else bytes(raw), source)
     except InputError as e:
         where = f"line {line}" + (f", {e.where} of the line" if e.where.startswith("byte") else "")
         raise InputError(source, where, e.what) from None
@@ -208,7 +208,9 @@ class Records(LazyMessages):
         return len(self._starts)
 
     def _at(self, index: int) -> Message:
-        return decode_record(self.raw_json(index), self._source, self.lines[index], self._digits)
+        # decoded where it lies (a view of the file's bytes), not from a copy of its line
+        raw = memoryview(self._data)[self._starts[index] : self._ends[index]]
+        return decode_record(raw, self._source, self.lines[index], self._digits)
 
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) are not pickled: the records' own are.

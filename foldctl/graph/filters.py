@@ -74,6 +74,9 @@ class FoldFilter:
     since_ms: float | None = None  # inclusive
     until_ms: float | None = None  # inclusive
     spans: frozenset[int] = frozenset()
+    #: what :meth:`describe` says instead, when set (a redacted output's words for the
+    #: filters given, which may quote a secret); selection never reads it
+    words: str | None = field(default=None, repr=False, compare=False)
     _models: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -91,7 +94,9 @@ class FoldFilter:
 
     def span_passes(self, span: Span) -> bool:
         """The span's own facts pass (models, runs, time).  A fact its format does not
-        record (a Claude Code fold's model) passes no filter on it."""
+        record (a Claude Code fold's model) passes no filter on it.  A redacted span is
+        judged by its stored facts (:attr:`~foldctl.model.Span.recorded`)."""
+        span = span.recorded
         if self._models and (span.model is None or span.model.casefold() not in self._models):
             return False
         if self.runs and span.run_id not in self.runs:
@@ -183,6 +188,8 @@ class FoldFilter:
     def describe(self) -> str:
         """The filters given, as words that follow "the spans" (``with model "x", of run
         "r", folded at or after ...``)."""
+        if self.words is not None:
+            return self.words
         parts = []
         if self.models:
             parts.append(f"with model {_quoted(self.models)}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
@@ -85,10 +85,22 @@ class FoldGraph:
     #: how frames joined spans: ``fingerprint`` (under :attr:`scheme`), or the format's own
     #: link (``uuid-chain``, ``position``; then :attr:`scheme` names it too)
     join: str = "fingerprint"
+    #: in a redacted view (``foldctl.redact.apply``), the checkpoint as stored; None otherwise
+    unredacted: Checkpoint | None = field(default=None, repr=False, compare=False)
 
     @property
     def spans(self) -> tuple[Span, ...]:
         return self.checkpoint.spans
+
+    @property
+    def plain(self) -> FoldGraph:
+        """The graph as joined: itself, or (in a redacted view) the same join over the
+        checkpoint as stored.  The audit, the claims check and the fold filters read this
+        one, so redaction never changes a finding, a verdict or a selection; only what
+        is printed."""
+        if self.unredacted is None:
+            return self
+        return replace(self, checkpoint=self.unredacted, unredacted=None)
 
     def container_messages(self, container: Container) -> Sequence[Message]:
         if container is None:

@@ -9,7 +9,6 @@ the tool.
 from __future__ import annotations
 
 import itertools
-import re
 import urllib.parse
 from dataclasses import dataclass
 from typing import Any, Final
@@ -23,7 +22,6 @@ SCHEME: Final = "foldctl://session/"
 TEMPLATE: Final = SCHEME + "{source}/span/{span}"
 #: Sessions per page of the resource list.
 PAGE: Final = 50
-_SPAN: Final = re.compile(r"(.+)/span/(\d+)")
 
 
 @dataclass(frozen=True)
@@ -76,10 +74,10 @@ def read(service: Service, uri: str) -> Answer:
         if not uri.startswith(SCHEME):
             raise UsageError(f"{uri}: not a resource of this server (expected {SCHEME}...)")
         rest = uri[len(SCHEME) :]
-        span = _SPAN.fullmatch(rest)
-        if span is not None:
-            source = urllib.parse.unquote(span.group(1))
-            args = {"source": source, "locator": f"f{span.group(2)}"}
+        head, sep, index = rest.rpartition("/span/")  # no regex: a URI is the client's text
+        if sep and head and "\n" not in head and index.isdecimal():
+            source = urllib.parse.unquote(head)
+            args = {"source": source, "locator": f"f{index}"}
             tool = tools.EXPAND
         else:
             args = {"source": urllib.parse.unquote(rest)}

@@ -49,7 +49,9 @@ KINDS: Final = (
 def span_key(span: Span) -> SpanKey:
     """A span's identity across checkpoints (its index moves; this does not).  For a format
     that records no fingerprint, the uuid of the record that made the fold (a Claude Code
-    boundary) or, without one, what it is and the line it starts at."""
+    boundary) or, without one, what it is and the line it starts at.  A redacted span is
+    known by its stored facts, so ``--redact`` pairs the same spans."""
+    span = span.recorded
     identity = span.fingerprint
     if identity is None:
         uuid = (span.raw or {}).get("uuid")
@@ -125,7 +127,7 @@ def check_related(old: FoldGraph, new: FoldGraph) -> None:
         same_first = digest(first_old) == digest(first_new)
     if (
         same_first
-        or old.checkpoint.run_id == new.checkpoint.run_id
+        or old.plain.checkpoint.run_id == new.plain.checkpoint.run_id
         or {span_key(s) for s in old.spans} & {span_key(s) for s in new.spans}
         or _frame_digests(old) & _frame_digests(new)
     ):

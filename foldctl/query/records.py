@@ -24,6 +24,7 @@ from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Context, Event, FoldEnd, Row, chain_field
+from foldctl.jsoncodec import Sliced, holds_big_string
 from foldctl.model import Span
 from foldctl.times import iso_recorded
 
@@ -31,7 +32,8 @@ from foldctl.times import iso_recorded
 def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     """A message as stored, plus foldctl's keys (which win over same-named stored fields);
     ``line`` for a record of a format of one record a line."""
-    obj = dict(row.message)
+    huge = holds_big_string(row.message)  # then written and hashed in slices
+    obj: dict[str, Any] = Sliced(row.message) if huge else dict(row.message)
     if source is not None:
         obj["source"] = source
     obj["locator"] = row.locator
@@ -41,7 +43,7 @@ def message_object(row: Row, *, source: str | None = None) -> dict[str, Any]:
     obj["chain"] = chain_field(row.chain)
     obj["depth"] = row.depth
     obj["occurrence"] = row.occurrence
-    obj["digest"] = digest(row.message)
+    obj["digest"] = digest(row.message, huge=huge)
     redactions = getattr(row.message, "redactions", None)
     if redactions is not None:
         obj["redactions"] = [r.as_dict() for r in redactions]
@@ -397,18 +399,19 @@ def _findings(
 ) -> dict[str, Any]:
     if findings is not None:
         return summary(findings)
-    found = audit(graph, messages=False)
+    plain = graph.plain  # a redacted view counts the findings of the record as stored
+    found = audit(plain, messages=False)
     lines: list[str] = []
     if claims:  # the claim rules, only when asked
         from foldctl.claims.record import WRONG, audit_findings, check_graph
 
         checked = [
             f
-            for f in check_graph(graph)
+            for f in check_graph(plain)
             if not folds.active or folds.place_passes(f.span, f.frame, graph.spans)
         ]
-        found += audit_findings(graph, checked)
-        lines = [f.one_line() for f in checked if f.kind in WRONG]
+        found += audit_findings(plain, checked)
+        lines = [f.one_line() for f in checked if f.kind in WRONG]  # redacted by the view
     if folds.active:
         found = [f for f in found if folds.place_passes(f.span, f.locator, graph.spans)]
     counted = summary(found, messages=False)

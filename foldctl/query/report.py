@@ -7,11 +7,15 @@ Plain data that :mod:`foldctl.render.html` renders as one HTML page; the library
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from foldctl.audit.codes import Finding
 from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Replays
+
+if TYPE_CHECKING:
+    from foldctl.redact.redactor import Redactor
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +44,19 @@ class Report:
     evidence: str | None = None
     #: only the folds that pass (tree, timeline, transcript; the findings already are)
     folds: FoldFilter = NO_FILTER
+    #: the redactor of a redacted report (its findings, filter words and notes redacted)
+    redactor: Redactor | None = None
 
     def unmatched(self) -> str | None:
         """With ``folds``: None when some span passes; else the line that says which filter
         no span passes and what the checkpoint holds (a span it does not have is a
         :class:`~foldctl.errors.UsageError`)."""
-        spans = self.graph.spans
+        spans = self.graph.plain.spans  # the stored facts (a redacted report: see below)
         self.folds.check_spans(spans)
-        return self.folds.unmatched(self.folds.facts(spans))
+        note = self.folds.unmatched(self.folds.facts(spans))
+        if note is None or self.redactor is None:
+            return note
+        return self.redactor.redact_text(note, field="filter")[0]
 
     def __repr__(self) -> str:
         findings = "None" if self.findings is None else str(len(self.findings))

@@ -21,6 +21,7 @@ import orjson
 
 from foldctl.audit.codes import Finding
 from foldctl.digest import digest
+from foldctl.graph.filters import FoldFilter
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import every_row
@@ -110,6 +111,7 @@ def _span(redactor: Redactor, span: Span) -> Span:
         ),
         messages=messages,
         raw=redacted_raw,
+        unredacted=span.recorded,
     )
 
 
@@ -154,22 +156,51 @@ def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
             for n in checkpoint.notes
         ),
         session=facts,
+        microcompactions=tuple(
+            dataclasses.replace(
+                m,
+                tool_use_ids=tuple(
+                    _text(redactor, x, "toolUseIds", f"line {m.line}") for x in m.tool_use_ids
+                ),
+                missing=tuple(
+                    _text(redactor, x, "toolUseIds", f"line {m.line}") for x in m.missing
+                ),
+                trigger=_recorded(redactor, m.trigger, "trigger", f"line {m.line}"),
+            )
+            for m in checkpoint.microcompactions
+        ),
     )
 
 
 def redact_graph(graph: FoldGraph, redactor: Redactor) -> FoldGraph:
-    """The same join over the redacted checkpoint."""
-    return dataclasses.replace(graph, checkpoint=redact_checkpoint(redactor, graph.checkpoint))
+    """The same join over the redacted checkpoint, which keeps the stored one
+    (:attr:`FoldGraph.plain`) for the audit, the claims and the fold filters."""
+    plain = graph.plain
+    return dataclasses.replace(
+        plain, checkpoint=redact_checkpoint(redactor, plain.checkpoint), unredacted=plain.checkpoint
+    )
+
+
+def redact_filter(redactor: Redactor, folds: FoldFilter) -> FoldFilter:
+    """The same fold filter, whose words (``with model "x"``) quote no secret."""
+    if not folds.active:
+        return folds
+    return dataclasses.replace(folds, words=_text(redactor, folds.describe(), "filter", "filter"))
 
 
 def redact_findings(redactor: Redactor, findings: Sequence[Finding]) -> tuple[Finding, ...]:
-    """Findings whose sentences quote no secret (they quote models, runs and values)."""
-    return tuple(
-        dataclasses.replace(
-            f, message=_text(redactor, f.message, "finding", f.locator or f"finding {f.code}")
+    """Findings whose sentences quote no secret (they quote models, runs and values), nor
+    their JSON paths (which name a message's keys)."""
+
+    def one(f: Finding) -> Finding:
+        where = f.locator or f"finding {f.code}"
+        return dataclasses.replace(
+            f,
+            message=_text(redactor, f.message, "finding", where),
+            path=_recorded(redactor, f.path, "path", where),
         )
-        for f in findings
-    )
+
+    return tuple(one(f) for f in findings)
 
 
 REVIEW_COLUMNS: Final = ("kind", "placeholder", "count", "locators")
@@ -187,7 +218,23 @@ def review(graph: FoldGraph, redactor: Redactor) -> list[dict[str, Any]]:
 
 
 def redact_claims(redactor: Redactor, result: ClaimsResult) -> ClaimsResult:
-    """Claims whose atoms, sentences and original lines quote no secret."""
+    """Claims whose atoms, sentences and original lines quote no secret (``facts`` stay the
+    stored ones, which a fold filter is matched against: a note made of them is redacted
+    as it is printed)."""
+    return dataclasses.replace(
+        result,
+        sources=tuple(
+            (_text(redactor, s, "source", "checkpoint"), redact_summary_findings(redactor, fs))
+            for s, fs in result.sources
+        ),
+    )
+
+
+def redact_summary_findings(
+    redactor: Redactor, findings: Sequence[SummaryFinding]
+) -> tuple[SummaryFinding, ...]:
+    """One checkpoint's claims (checked on the stored text) with no secret quoted: the
+    verdicts, codes and locators are the unredacted check's."""
 
     def text(value: str | None, where: str) -> str | None:
         return None if value is None else _text(redactor, value, "claim", where)
@@ -208,10 +255,4 @@ def redact_claims(redactor: Redactor, result: ClaimsResult) -> ClaimsResult:
         )
         return dataclasses.replace(f, finding=finding, line=text(f.line, f.frame))
 
-    return dataclasses.replace(
-        result,
-        sources=tuple(
-            (_text(redactor, s, "source", "checkpoint"), tuple(one(f) for f in fs))
-            for s, fs in result.sources
-        ),
-    )
+    return tuple(one(f) for f in findings)

@@ -259,11 +259,13 @@ _AUTH_HEADER = _regex(
 
 # scheme://user:password@host — only the password.  The user may be empty
 # (redis://:secret@host); a template ($PASSWORD, ${X}, <pw>, ****) is not a password.
-_URL_PASSWORD_TEMPLATE: Final = lazy(r"\*+|x+|X+|\$\{?\w+\}?|<[^>]*>|\{\{[^}]*\}\}|%s|\.\.\.")
+# A bracketed template holds no opening bracket, so a run of them is not rescanned.
+_URL_PASSWORD_TEMPLATE: Final = lazy(r"\*+|x+|X+|\$\{?\w+\}?|<[^<>]*>|\{\{[^{}]*\}\}|%s|\.\.\.")
 
 
 _USERINFO: Final = lazy(
-    r"[^\s\x00:/?#@\"'<>\[\]]{0,256}:([^\s\x00/?#@\"'<>\[\]]{1,256})@(?=[A-Za-z0-9\[])"
+    r"(?<![^\s\x00/?#@\"'<>\[\]])[^\s\x00:/?#@\"'<>\[\]]{0,256}+"
+    r":([^\s\x00/?#@\"'<>\[\]]{1,256}+)@(?=[A-Za-z0-9\[])"
 )
 
 
@@ -538,7 +540,8 @@ _EMAIL_LOCAL: Final = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-'"
 )
 _EMAIL_DOMAIN: Final = lazy(r"(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w-])")
-_RETINA_SUFFIX: Final = lazy(r"\d+(?:\.\d+)?x\.")  # icon@2x.png is a file, not an address
+# icon@2x.png is a file, not an address (a digit run is tried from its first digit only)
+_RETINA_SUFFIX: Final = lazy(r"(?<!\d)\d++(?:\.\d++)?x\.")
 
 
 def _email_local_ok(ch: str) -> bool:

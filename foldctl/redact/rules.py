@@ -95,7 +95,7 @@ def load_rules(path: Path) -> Rules:
     return parse_rules(text, source=source)
 
 
-_TOML_PLACE: Final = lazy(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_PLACE: Final = lazy(r"(?<!\s)\s*\(at line (\d+), column (\d+)\)\s*$")
 
 
 def parse_rules(text: str, *, source: str = "<rules>") -> Rules:

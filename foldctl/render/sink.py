@@ -39,7 +39,18 @@ def write_json(document: Any, out: BinaryIO, *, indent: bool = False) -> None:
 
 
 def write_jsonl(objects: Iterable[Any], out: BinaryIO) -> None:
-    write_chunks((jsoncodec.dumps(obj) + b"\n" for obj in objects), out)
+    """One compact JSON object a line; an object holding a huge string is written in
+    slices (:func:`foldctl.jsoncodec.dumps_chunks`), never as one copy of it."""
+    write_chunks(_jsonl_chunks(objects), out)
+
+
+def _jsonl_chunks(objects: Iterable[Any]) -> Iterator[bytes]:
+    for obj in objects:
+        if type(obj) is jsoncodec.Sliced:
+            yield from jsoncodec.dumps_chunks(obj)
+        else:
+            yield jsoncodec.dumps(obj)
+        yield b"\n"
 
 
 def safe_lines(lines: Iterable[Line]) -> Iterator[Line]:
@@ -105,13 +116,26 @@ def wrapped(line: Line, columns: int) -> Iterator[Line]:
         start, first = end, False
 
 
-def _plain(line: Line) -> bytes:
+#: A block longer than this is written in slices of it (never a second copy of a huge
+#: message's text, nor a third encoded one).
+_SLICE = 1 << 18
+
+
+def _plain(line: Line) -> Iterator[bytes]:
     if line and line[-1][1] == BLOCK:
         prefix = "".join(text for text, _ in line[:-1])
-        text = prefix + line[-1][0].replace("\n", "\n" + prefix)
+        block = line[-1][0]
+        if len(block) > _SLICE:
+            yield prefix.encode("utf-8", "backslashreplace")
+            for start in range(0, len(block), _SLICE):
+                part = block[start : start + _SLICE].replace("\n", "\n" + prefix)
+                yield part.encode("utf-8", "backslashreplace")
+            yield b"\n"
+            return
+        text = prefix + block.replace("\n", "\n" + prefix)
     else:
         text = "".join(text for text, _ in line)
-    return (text + "\n").encode("utf-8", "backslashreplace")
+    yield (text + "\n").encode("utf-8", "backslashreplace")
 
 
 def write_lines(
@@ -127,7 +151,7 @@ def write_lines(
 
         paint(unblocked(safe), out)
         return
-    write_chunks((_plain(line) for line in safe), out)
+    write_chunks((chunk for line in safe for chunk in _plain(line)), out)
 
 
 def document(result: Documented, output: Output) -> None:

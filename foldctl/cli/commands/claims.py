@@ -42,5 +42,5 @@ def claims(
     if result.failures:
         raise typer.Exit(ExitStatus.ERROR)
     if result.facts is not None:
-        unmatched(chosen.unmatched(result.facts, in_sources(len(result.sources))))
+        unmatched(chosen.unmatched(result.facts, in_sources(len(result.sources))), redactor)
     raise typer.Exit(ExitStatus.FOUND if result.wrong else ExitStatus.OK)

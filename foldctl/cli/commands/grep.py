@@ -173,7 +173,7 @@ def grep(
         searched = len(run.counts) - run.undecoded
         missing = folds_given.unmatched(held, in_sources(searched))
         if missing is not None:
-            say(missing)
+            say(missing if redactor is None else redactor.redact_text(missing)[0])
     if run.undecoded and (verbose or run.failed):
         say(
             f"{run.undecoded} of {len(run.counts)} source(s) not decoded: their bytes cannot "
