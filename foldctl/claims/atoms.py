@@ -1372,23 +1372,34 @@ def _padded(number: int) -> tuple[str, ...]:
 
 def _whole_spellings(amount: Decimal) -> tuple[str, ...]:
     """The tokens the whole part of an amount is written with when a comma splits it off."""
-    whole = int(abs(amount))
-    forms = [str(whole)]
-    if whole >= 1000:
-        forms += [str(whole)[-3:], f"{whole:,}".replace(",", ".")]
+    whole = _whole_digits(amount)
+    forms = [whole]
+    if len(whole) >= 4:
+        forms += [whole[-3:], _grouped(whole, ".")]
     return tuple(forms)
+
+
+def _whole_digits(amount: Decimal) -> str:
+    """The digits of the whole part of ``abs(amount)``, read off its text: ``int()`` and
+    ``str()`` of an integer are quadratic in its digits (and refused past 4,300 of them),
+    and a summary can hold a "number" of a million digits."""
+    return decimal_text(abs(amount)).partition(".")[0]
+
+
+def _grouped(digits: str, sep: str) -> str:
+    """``1234567`` -> ``1.234.567`` (with ``sep``)."""
+    head = len(digits) % 3 or 3
+    return digits[:head] + "".join(sep + digits[i : i + 3] for i in range(head, len(digits), 3))
 
 
 def number_spellings(amount: Decimal) -> tuple[str, ...]:
     """The number tokens a number can be written with: 480 -> 480, 480.0, 480.00, 480. ...;
     a number of thousands also by its last group (``2,880.00`` is the tokens ``2`` and
     ``880.00``) and grouped by dots (``1.204`` of ``1.204,50``)."""
-    amount = abs(amount)
-    whole = int(amount)
-    fraction = decimal_text(amount - whole).partition(".")[2] if amount != whole else ""
-    bases = [str(whole)]
-    if whole >= 1000:
-        bases.append(str(whole)[-3:])
+    whole, _, fraction = decimal_text(abs(amount)).partition(".")
+    bases = [whole]
+    if len(whole) >= 4:
+        bases.append(whole[-3:])
     spellings: list[str] = []
     for base in bases:
         if fraction:
@@ -1397,8 +1408,8 @@ def number_spellings(amount: Decimal) -> tuple[str, ...]:
             forms = [base, f"{base}.0", f"{base}.00"]
         spellings.extend(forms)
         spellings.extend(f + "." for f in forms)
-    if whole >= 1000:
-        dotted = f"{whole:,}".replace(",", ".")
+    if len(whole) >= 4:
+        dotted = _grouped(whole, ".")
         spellings.extend((dotted, dotted + "."))
     return tuple(spellings)
 

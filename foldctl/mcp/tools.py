@@ -169,7 +169,7 @@ def folds(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
     envelope = {
         "source": doc["source"],
-        "runId": doc["runId"],
+        "runId": doc.get("runId"),  # absent from the overview when the file records none
         "checkpointedAt": doc["checkpointedAt"],
         "scheme": doc["scheme"],
         "counts": doc["counts"],
@@ -196,7 +196,7 @@ def _folds_schema() -> dict[str, Any]:
         "folds",
         {
             "source": {"type": "string"},
-            "runId": {"type": "string"},
+            "runId": {"type": ["string", "null"]},
             "checkpointedAt": {"type": ["string", "null"]},
             "scheme": {"type": "string"},
             "counts": {"$ref": "#/$defs/show.counts"},
