@@ -28,6 +28,7 @@ runs of words, digits and spaces).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -814,10 +815,33 @@ def extract_atoms(text: str, *, all_numbers: bool = False) -> list[Atom]:
                 atoms.append(atom)
     words = _word_atoms(text, all_numbers)
     if words:
-        taken = [(a.start, a.end) for a in atoms if a.kind != COUNT]
-        atoms.extend(w for w in words if not any(s <= w.start < e for s, e in taken))
+        taken = Covered((a.start, a.end) for a in atoms if a.kind != COUNT)
+        atoms.extend(w for w in words if w.start not in taken)
     atoms.sort(key=lambda a: a.start)
     return atoms
+
+
+class Covered:
+    """The offsets inside any of some ``(start, end)`` spans, asked in log time (a summary
+    of thousands of sentences has tens of thousands of atoms: a scan of them all for each
+    one is quadratic).  ``at in covered`` is ``any(s <= at < e for s, e in spans)``."""
+
+    __slots__ = ("reach", "starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.reach: list[int] = []  # the furthest end of the spans up to each one
+        far = -1
+        for _, end in ordered:
+            far = max(far, end)
+            self.reach.append(far)
+
+    def __contains__(self, at: object) -> bool:
+        if not isinstance(at, int):
+            return False
+        k = bisect_right(self.starts, at)
+        return k > 0 and self.reach[k - 1] > at
 
 
 def _match_covering(text: str, at: int, floor: int) -> re.Match[str] | None:
@@ -1383,7 +1407,14 @@ def _whole_digits(amount: Decimal) -> str:
     """The digits of the whole part of ``abs(amount)``, read off its text: ``int()`` and
     ``str()`` of an integer are quadratic in its digits (and refused past 4,300 of them),
     and a summary can hold a "number" of a million digits."""
-    return decimal_text(abs(amount)).partition(".")[0]
+    return _digits(amount)[0]
+
+
+def _digits(amount: Decimal) -> tuple[str, str]:
+    """(whole, fraction) digits of ``abs(amount)``, exactly (no context rounding), the
+    fraction without trailing zeros: ``480.50`` -> (``480``, ``5``)."""
+    whole, _, fraction = format(abs(amount), "f").partition(".")
+    return whole, fraction.rstrip("0")
 
 
 def _grouped(digits: str, sep: str) -> str:
@@ -1396,7 +1427,7 @@ def number_spellings(amount: Decimal) -> tuple[str, ...]:
     """The number tokens a number can be written with: 480 -> 480, 480.0, 480.00, 480. ...;
     a number of thousands also by its last group (``2,880.00`` is the tokens ``2`` and
     ``880.00``) and grouped by dots (``1.204`` of ``1.204,50``)."""
-    whole, _, fraction = decimal_text(abs(amount)).partition(".")
+    whole, fraction = _digits(amount)
     bases = [whole]
     if len(whole) >= 4:
         bases.append(whole[-3:])

@@ -191,7 +191,7 @@ class _Session:
         for number, start, end in lines.line_spans(data):
             self.line_count = number
             try:
-                record = _DECODE(view[start:end])
+                record = lines.decode_line(_DECODE, view[start:end], self.source, number)
             except msgspec.ValidationError as e:
                 self.records += 1
                 self.pending.append(

@@ -169,8 +169,10 @@ def folds(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
     envelope = {
         "source": doc["source"],
-        "runId": doc.get("runId"),  # absent from the overview when the file records none
-        "checkpointedAt": doc["checkpointedAt"],
+        # absent from the overview when the file records none (a session without its
+        # meta line, a rollout without a timestamp)
+        "runId": doc.get("runId"),
+        "checkpointedAt": doc.get("checkpointedAt"),
         "scheme": doc["scheme"],
         "counts": doc["counts"],
     }

@@ -913,7 +913,8 @@ class Harness:
             self.summary.scaled_cases.add(index)
         self._record(slot, result)
         if case is not None:
-            case.hangs += 1
+            if slot.scaling is None:  # a scaled run stopped: the case's own runs were fine
+                case.hangs += 1
             if case.hangs < self.config.max_hangs_per_case:
                 todo.append((index, running + 1, case.resolve_ok and target != "resolve"))
 

@@ -272,7 +272,7 @@ SESSION_MUTATORS: Final[dict[str, tuple[SessionMutator, int]]] = {
     "boundary-nowhere": (lambda r, rec, lim, d: boundary_nowhere(r, rec, lim), 6),
     "duplicate-uuid": (lambda r, rec, lim, d: duplicate_uuid(r, rec, lim), 5),
     "not-json": (not_json_line, 6),
-    "long-chain": (lambda r, rec, lim, d: long_chain(r, rec, lim), 1),
+    "long-chain": (lambda r, rec, lim, d: long_chain(r, rec, lim), 2),
 }
 
 
