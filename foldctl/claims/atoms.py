@@ -637,10 +637,18 @@ def to_decimal(text: str, *, grouped: bool = False) -> Decimal | None:
         text = text.replace(",", "") if _GROUPED_COMMAS.fullmatch(text) else text.replace(",", ".")
     elif text.count(".") > 1 or (grouped and _GROUPED_DOTS.fullmatch(text)):
         text = text.replace(".", "")
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
     try:
         return Decimal(text)
     except InvalidOperation:
         return None
+
+
+#: A run of digits longer than this is no number people write (a hash, a padded id, a
+#: hostile "count" of a million digits, whose ``int()`` and ``str()`` are quadratic and
+#: refused past 4,300 digits): it is read as no number at all.
+MAX_NUMBER_CHARS: Final = 40
 
 
 def money_value(currency: str | None, amount: Decimal) -> str:

@@ -636,7 +636,10 @@ class _Check:
             if count.kind not in (A.COUNT, A.NUMBER):
                 continue
             number = _numeric_value(count)
-            if number is None or number != int(number) or number < 1:
+            # past 18 digits no count of anything (and int() of it is quadratic in them)
+            if number is None or number < 1 or number.adjusted() > 18:
+                continue
+            if number != number.to_integral_value():
                 continue
             close = [
                 (i, s)

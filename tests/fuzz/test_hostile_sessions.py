@@ -211,3 +211,41 @@ def test_mcp_folds_of_a_rollout_that_records_no_run(tmp_path: Path) -> None:
     assert "runId" not in shown
     result = adapter.mcp_target.mcp(Path(source).read_bytes(), source)  # no internal error
     assert result.machine_outputs
+
+
+def _many_sentences(tmp_path: Path, count: int) -> Path:
+    doc = mutators.Doc(json.loads((SAMPLES / "one_fold_conversation.json").read_text()))
+    span = mutators.spans_of(doc)[0]
+    body = " ".join(mutators._claim_sentences(random.Random(3), span, count))
+    mutators.rewrite_frame(doc, span, lambda old: mutators._summary_of(old)[0] + body)
+    path = tmp_path / f"sentences-{count}.json"
+    path.write_bytes(doc.to_bytes())
+    return path
+
+
+def test_claims_stay_within_the_fuzzers_time_limit_on_hostile_summaries(tmp_path: Path) -> None:
+    """What the scaling check and the time limit caught, replayed as the regressions are
+    (each target in a child process, 2 s of CPU per command plus 0.5 s per MB): a summary
+    of 3,000 claim-shaped sentences (each atom looked for its sentence, clause and
+    neighbours among all of them: 10 s), a frame label of 300,000 digits (``int()`` of it
+    as a count: 6 s), and a count of 6,000 digits (``int()`` refused it: a traceback)."""
+    from tools.fuzz.harness import ReplayJob, run_many
+
+    long_model = Path(_with_long_model(tmp_path, "9" * 300_000))
+    big = "9" * 6_000
+    doc = mutators.Doc(json.loads((SAMPLES / "one_fold_conversation.json").read_text()))
+    summary = f"Ran {big} tests; {big} passed. Paid ${big}.50 for {big} items."
+    mutators.rewrite_frame(
+        doc, mutators.spans_of(doc)[0], lambda old: mutators._summary_of(old)[0] + summary
+    )
+    wide = tmp_path / "wide-count.json"
+    wide.write_bytes(doc.to_bytes())
+    runs = {t.name: t.runs for t in adapter.TARGETS}
+    jobs = []
+    for path in (_many_sentences(tmp_path, 3_000), long_model, wide):
+        limit = 2.0 + 0.5 * path.stat().st_size / (1 << 20)
+        for target in ("claims", "expand-markdown", "report-html"):
+            jobs.append(ReplayJob(path, target, limit * runs[target]))
+    results = run_many(jobs, processes=2)
+    failed = [f"{r.target}: {r.cls} {r.frame} {r.message}" for r in results if r.cls != "accepted"]
+    assert not failed, "\n".join(failed)
