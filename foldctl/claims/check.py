@@ -381,7 +381,7 @@ class _Check:
         """The indices of the atoms that start in ``[start, end)`` (atoms are sorted)."""
         return range(bisect_left(self._atom_starts, start), bisect_left(self._atom_starts, end))
 
-    def _atoms_in(self, start: int, end: int) -> list[Atom]:
+    def _atoms_in(self, start: int, end: int) -> Sequence[Atom]:
         found = self._atom_range(start, end)
         return self.atoms[found.start : found.stop]
 

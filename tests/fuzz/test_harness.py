@@ -321,7 +321,7 @@ def test_plant_secret_plants_what_the_leak_check_finds() -> None:
     from tools.fuzz import planted
 
     seed = json.loads((mutators.SAMPLES / "nested_chain.json").read_text())
-    kinds = Counter()
+    kinds: Counter[str] = Counter()
     for n in range(80):
         doc = mutators.Doc(json.loads(json.dumps(seed)))
         label = mutators.plant_secret(random.Random(n), doc)
@@ -338,7 +338,9 @@ def test_claim_summaries_and_long_labels_still_join() -> None:
     for name in ("claim-summary", "many-sentences", "long-label"):
         for n in range(6):
             doc = mutators.Doc(json.loads(seed))
-            label = mutators.JSON_MUTATORS[name][0](random.Random(n), doc, mutators.QUICK, dict)
+            label = mutators.JSON_MUTATORS[name][0](
+                random.Random(n), doc, mutators.QUICK, lambda: mutators.Doc({})
+            )
             opened = foldctl.open(foldctl.RawSource("m.json", doc.to_bytes()))
             unresolved = [r for r in opened.graph.frames.values() if r.span is None]
             assert not unresolved or "runId" in label or "content" in label, label

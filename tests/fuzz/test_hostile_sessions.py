@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support import SAMPLES, jsonl, run_cli
-from tools.fuzz import mutators, sessions
+from tools.fuzz import mcp_target, mutators, sessions
 from tools.fuzz import targets as adapter
 
 CLAUDE = SAMPLES / "claude_code_session.jsonl"
@@ -209,7 +209,7 @@ def test_mcp_folds_of_a_rollout_that_records_no_run(tmp_path: Path) -> None:
     source = _write(tmp_path / "no-meta.jsonl", records)
     shown = json.loads(run_cli("show", source, "-f", "json").stdout)
     assert "runId" not in shown
-    result = adapter.mcp_target.mcp(Path(source).read_bytes(), source)  # no internal error
+    result = mcp_target.mcp(Path(source).read_bytes(), source)  # no internal error
     assert result.machine_outputs
 
 

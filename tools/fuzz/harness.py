@@ -469,9 +469,10 @@ def _worker(
             if target.name == "resolve":
                 resolve_ok = result.cls == outcome.ACCEPTED
             conn.send(("result", ti, result))
-            if scale is not None and result.cls == outcome.ACCEPTED and not target.cli:
-                if _scaled_run(conn, ti, target, scale, original, index, cpu, case_size):
-                    recycle = True
+            if scale is None or result.cls != outcome.ACCEPTED or target.cli:
+                continue
+            if _scaled_run(conn, ti, target, scale, original, index, cpu, case_size):
+                recycle = True
         conn.send(("done", index, recycle))
         if recycle:
             return
@@ -740,12 +741,13 @@ class Harness:
             "replay": f"python -m tools.fuzz replay {out / saved} --target {result.target}",
         }
         if result.scaled is not None:
+            limit = max(10.0, 4 * scale_allowance(result.scaled["seconds"]))
             sidecar["scaled"] = {
                 "factor": SCALE_FACTOR,
                 **result.scaled,
                 "file": scaled_file,
                 "replay": f"python -m tools.fuzz replay {out / (scaled_file or saved)} "
-                f"--target {result.target} --timeout {max(10.0, 4 * scale_allowance(result.scaled['seconds'])):.0f}",
+                f"--target {result.target} --timeout {limit:.0f}",
             }
         (out / f"{stem}.meta.json").write_text(json.dumps(sidecar, indent=2, ensure_ascii=True))
         return str(out / saved)
@@ -859,7 +861,8 @@ class Harness:
             summary.scaled_runs[result.target] += 1
             summary.scaled_cases.add(result.index)
             figures = result.scaled or {}
-            ratio = figures.get("scaled_seconds", 0.0) / max(figures.get("seconds", 0.0), SCALE_FLOOR)
+            small = max(figures.get("seconds", 0.0), SCALE_FLOOR)
+            ratio = figures.get("scaled_seconds", 0.0) / small
             if ratio > summary.worst_ratio[0]:
                 summary.worst_ratio = (ratio, result.target, result.index)
             if result.cls not in outcome.BENIGN:

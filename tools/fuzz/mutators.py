@@ -151,7 +151,8 @@ def load_corpus(
             elif raw.startswith(SQLITE_MAGIC):
                 seeds.append(Seed(name, path, "db", raw, b"", _store_sessions(path)))
     if generated:
-        seeds += [s for s in generated_sessions() if max_seed_bytes is None or len(s.raw) <= max_seed_bytes]
+        limit = max_seed_bytes
+        seeds += [s for s in generated_sessions() if limit is None or len(s.raw) <= limit]
     if not seeds:
         raise FileNotFoundError(f"no seed files in {', '.join(map(str, dirs))}")
     return seeds
@@ -805,9 +806,7 @@ def _rehash(old_content: str, old_print: str, new_content: str) -> str:
     return fnv1a32(new_content)
 
 
-def rewrite_frame(
-    doc: Doc, span: dict[str, Any], change: Callable[[str], str]
-) -> bool:
+def rewrite_frame(doc: Doc, span: dict[str, Any], change: Callable[[str], str]) -> bool:
     """Rewrite the frame of ``span`` with ``change`` (whole text in, whole text out) and
     give the span the new text's fingerprint in its scheme, so the join still holds."""
     found = _frame_slots(doc, span)

@@ -43,7 +43,7 @@ def write(doc: m.Doc) -> bytes:
     """One record a line, compact, the markers replaced by their raw bytes."""
     records = doc.value if isinstance(doc.value, list) else [doc.value]
     out = b"".join(m.dump(r) + b"\n" for r in records)
-    for needle, raw in reversed(doc._subs):  # noqa: SLF001 - the Doc's own substitutions
+    for needle, raw in reversed(doc._subs):
         out = out.replace(needle, raw)
     return out
 
@@ -310,4 +310,3 @@ def mutate_session(
         out, label = m.byte_mutation(rng, out, other)
         chain.append(label)
     return out
-
