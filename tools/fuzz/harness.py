@@ -176,6 +176,7 @@ def sample_config(out_dir: Path | None = None) -> Config:
         quick=True,
         max_hangs_per_case=1,
         progress=False,
+        scale_every=100,  # 20 mutants through the scaling check
     )
 
 
