@@ -249,3 +249,22 @@ def test_claims_stay_within_the_fuzzers_time_limit_on_hostile_summaries(tmp_path
     results = run_many(jobs, processes=2)
     failed = [f"{r.target}: {r.cls} {r.frame} {r.message}" for r in results if r.cls != "accepted"]
     assert not failed, "\n".join(failed)
+
+
+def test_an_unknown_envelope_format_is_quoted_short(tmp_path: Path) -> None:
+    """An envelope whose ``format`` is 1.3 million characters: the error quoted all of it
+    (a 4.8 MB stderr line, an MCP answer past its byte budget)."""
+    doc = json.loads((SAMPLES / "envelope_paused.json").read_text())
+    doc["format"] = "\U0001f469\u200d\U0001f4bb" * 100_000
+    path = tmp_path / "wide-format.json"
+    path.write_text(json.dumps(doc))
+    ran = run_cli("show", str(path))
+    assert ran.exit_code == 2
+    assert "unknown envelope format" in ran.stderr and "(300000 characters)" in ran.stderr
+    assert len(ran.stderr) < 400
+    from foldctl.mcp import configure
+    from foldctl.mcp.tools import call
+
+    server = configure([str(tmp_path)], max_bytes=mcp_target.BUDGET)
+    answer = call(server, "folds", {"source": str(path)})
+    assert answer.is_error and len(answer.text.encode()) <= mcp_target.BUDGET
