@@ -268,3 +268,94 @@ def test_an_unknown_envelope_format_is_quoted_short(tmp_path: Path) -> None:
     server = configure([str(tmp_path)], max_bytes=mcp_target.BUDGET)
     answer = call(server, "folds", {"source": str(path)})
     assert answer.is_error and len(answer.text.encode()) <= mcp_target.BUDGET
+
+
+def test_redact_replaces_a_secret_among_microcompacted_tool_use_ids(tmp_path: Path) -> None:
+    """``show --redact`` listed a microcompaction's tool-use ids as written: a secret there
+    (the fuzzer planted a JWT) reached the output."""
+    from tools.fuzz import planted
+    from tools.generate_sessions import claude_cases
+
+    data = claude_cases()["microcompact.jsonl"]
+    record = next(json.loads(ln) for ln in data.splitlines() if b'"microcompact_boundary"' in ln)
+    first = record["microcompactMetadata"]["compactedToolIds"][0]
+    secret = planted.SECRETS[3]  # a JWT
+    path = tmp_path / "micro.jsonl"
+    path.write_bytes(data.replace(first.encode(), secret.text.encode()))
+    plain = run_cli("show", str(path), "-f", "json")
+    assert secret.core in plain.stdout  # shown without --redact
+    for fmt in ("json", "text"):
+        ran = run_cli("show", str(path), "-f", fmt, "--redact")
+        assert ran.exit_code == plain.exit_code
+        assert secret.core not in ran.stdout, fmt
+        if fmt == "json":
+            assert "[redacted:jwt:" in ran.stdout
+
+
+def _derivable_by_every_pair(
+    value: Decimal, numbers: list[Decimal], *, percent: bool, places: int
+) -> bool:
+    """The definition of a derived value, pair by pair (what ``derivable`` answered with
+    before it looked partners up in sorted windows)."""
+    if value == 0:
+        return False
+    tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
+    values = list(dict.fromkeys(n for n in numbers if n != 0))[:80]
+    target = abs(value)
+
+    def near(candidate: Decimal) -> bool:
+        return abs(candidate - target) <= tolerance
+
+    for i, a in enumerate(values):
+        if near(a):
+            return True
+        for b in values[i + 1 :]:
+            if percent:
+                if near(a / b * 100) or near(b / a * 100):
+                    return True
+            elif near(a + b) or near(abs(a - b)) or near(a * b):
+                return True
+    if percent:
+        return False
+    for i in range(len(values)):
+        total = Decimal(0)
+        for b in values[i : i + 12]:
+            total += b
+            if near(total):
+                return True
+    return False
+
+
+def test_derived_values_are_found_as_every_pair_finds_them() -> None:
+    """``derivable`` (a sum, difference, product, ratio or run of the originals' numbers)
+    searches sorted windows now; on thousands of random cases, many of them built to be a
+    sum or a ratio give or take a rounding, it answers as trying every pair does."""
+    from foldctl.claims.derived import derivable
+
+    rng = random.Random(5)
+
+    def number() -> Decimal:
+        pick = rng.random()
+        if pick < 0.3:
+            return Decimal(rng.randint(-50, 500))
+        if pick < 0.7:
+            return Decimal(rng.randint(0, 99_999)) / 100
+        return Decimal(rng.randint(1, 10**6)) / Decimal(10 ** rng.randint(0, 4))
+
+    agreed = found = 0
+    for _ in range(4_000):
+        numbers = [number() for _ in range(rng.randint(0, 40))]
+        places = rng.choice([0, 1, 2])
+        value = number()
+        if len(numbers) > 1 and rng.random() < 0.6:
+            a, b = rng.sample(numbers, 2)
+            made = rng.choice([a + b, abs(a - b), a * b, a / b * 100 if b else a])
+            value = made.quantize(Decimal(1).scaleb(-places)) + rng.choice(
+                [Decimal(0), Decimal("0.01"), Decimal("-0.004")]
+            )
+        percent = rng.random() < 0.3
+        expected = _derivable_by_every_pair(value, numbers, percent=percent, places=places)
+        assert derivable(value, numbers, percent=percent, places=places) == expected
+        agreed += 1
+        found += expected
+    assert agreed == 4_000 and 500 < found < 3_500  # both answers well represented
