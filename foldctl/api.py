@@ -94,6 +94,13 @@ class Conversation:
         return self.graph.checkpoint.source
 
     @property
+    def unread_lines(self) -> tuple[int, ...]:
+        """The lines of a session file that are not JSON, 1-based (the rest of the file was
+        read, so the conversation is partial); empty when every line was read."""
+        notes = self.graph.checkpoint.notes
+        return tuple(n.line for n in notes if n.code == "bad-line" and n.line is not None)
+
+    @property
     def history(self) -> Sequence[Message]:
         """The live window, oldest first."""
         return self.graph.checkpoint.history

@@ -28,6 +28,7 @@ runs of words, digits and spaces).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -652,10 +653,18 @@ def to_decimal(text: str, *, grouped: bool = False) -> Decimal | None:
         text = text.replace(",", "") if _GROUPED_COMMAS.fullmatch(text) else text.replace(",", ".")
     elif text.count(".") > 1 or (grouped and _GROUPED_DOTS.fullmatch(text)):
         text = text.replace(".", "")
+    if len(text) > MAX_NUMBER_CHARS:
+        return None
     try:
         return Decimal(text)
     except InvalidOperation:
         return None
+
+
+#: A run of digits longer than this is no number people write (a hash, a padded id, a
+#: hostile "count" of a million digits, whose ``int()`` and ``str()`` are quadratic and
+#: refused past 4,300 digits): it is read as no number at all.
+MAX_NUMBER_CHARS: Final = 40
 
 
 def money_value(currency: str | None, amount: Decimal) -> str:
@@ -830,10 +839,33 @@ def extract_atoms(text: str, *, all_numbers: bool = False) -> list[Atom]:
                 atoms.append(atom)
     words = _word_atoms(text, all_numbers)
     if words:
-        taken = [(a.start, a.end) for a in atoms if a.kind != COUNT]
-        atoms.extend(w for w in words if not any(s <= w.start < e for s, e in taken))
+        taken = Covered((a.start, a.end) for a in atoms if a.kind != COUNT)
+        atoms.extend(w for w in words if w.start not in taken)
     atoms.sort(key=lambda a: a.start)
     return atoms
+
+
+class Covered:
+    """The offsets inside any of some ``(start, end)`` spans, asked in log time (a summary
+    of thousands of sentences has tens of thousands of atoms: a scan of them all for each
+    one is quadratic).  ``at in covered`` is ``any(s <= at < e for s, e in spans)``."""
+
+    __slots__ = ("reach", "starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self.starts = [s for s, _ in ordered]
+        self.reach: list[int] = []  # the furthest end of the spans up to each one
+        far = -1
+        for _, end in ordered:
+            far = max(far, end)
+            self.reach.append(far)
+
+    def __contains__(self, at: object) -> bool:
+        if not isinstance(at, int):
+            return False
+        k = bisect_right(self.starts, at)
+        return k > 0 and self.reach[k - 1] > at
 
 
 def _match_covering(text: str, at: int, floor: int) -> re.Match[str] | None:
@@ -1432,23 +1464,41 @@ def _padded(number: int) -> tuple[str, ...]:
 
 def _whole_spellings(amount: Decimal) -> tuple[str, ...]:
     """The tokens the whole part of an amount is written with when a comma splits it off."""
-    whole = int(abs(amount))
-    forms = [str(whole)]
-    if whole >= 1000:
-        forms += [str(whole)[-3:], f"{whole:,}".replace(",", ".")]
+    whole = _whole_digits(amount)
+    forms = [whole]
+    if len(whole) >= 4:
+        forms += [whole[-3:], _grouped(whole, ".")]
     return tuple(forms)
+
+
+def _whole_digits(amount: Decimal) -> str:
+    """The digits of the whole part of ``abs(amount)``, read off its text: ``int()`` and
+    ``str()`` of an integer are quadratic in its digits (and refused past 4,300 of them),
+    and a summary can hold a "number" of a million digits."""
+    return _digits(amount)[0]
+
+
+def _digits(amount: Decimal) -> tuple[str, str]:
+    """(whole, fraction) digits of ``abs(amount)``, exactly (no context rounding), the
+    fraction without trailing zeros: ``480.50`` -> (``480``, ``5``)."""
+    whole, _, fraction = format(abs(amount), "f").partition(".")
+    return whole, fraction.rstrip("0")
+
+
+def _grouped(digits: str, sep: str) -> str:
+    """``1234567`` -> ``1.234.567`` (with ``sep``)."""
+    head = len(digits) % 3 or 3
+    return digits[:head] + "".join(sep + digits[i : i + 3] for i in range(head, len(digits), 3))
 
 
 def number_spellings(amount: Decimal) -> tuple[str, ...]:
     """The number tokens a number can be written with: 480 -> 480, 480.0, 480.00, 480. ...;
     a number of thousands also by its last group (``2,880.00`` is the tokens ``2`` and
     ``880.00``) and grouped by dots (``1.204`` of ``1.204,50``)."""
-    amount = abs(amount)
-    whole = int(amount)
-    fraction = decimal_text(amount - whole).partition(".")[2] if amount != whole else ""
-    bases = [str(whole)]
-    if whole >= 1000:
-        bases.append(str(whole)[-3:])
+    whole, fraction = _digits(amount)
+    bases = [whole]
+    if len(whole) >= 4:
+        bases.append(whole[-3:])
     spellings: list[str] = []
     for base in bases:
         if fraction:
@@ -1457,8 +1507,8 @@ def number_spellings(amount: Decimal) -> tuple[str, ...]:
             forms = [base, f"{base}.0", f"{base}.00"]
         spellings.extend(forms)
         spellings.extend(f + "." for f in forms)
-    if whole >= 1000:
-        dotted = f"{whole:,}".replace(",", ".")
+    if len(whole) >= 4:
+        dotted = _grouped(whole, ".")
         spellings.extend((dotted, dotted + "."))
     return tuple(spellings)
 

@@ -11,6 +11,7 @@ for the rules.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -191,6 +192,18 @@ def _clauses(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return clauses
 
 
+def _containing(
+    spans: Sequence[tuple[int, int]], starts: Sequence[int], at: int, default: tuple[int, int]
+) -> tuple[int, int]:
+    """The span of sorted, non-overlapping ``spans`` (``starts``: their starts) that holds
+    offset ``at``, else ``default``: ``next((s, e) for s, e in spans if s <= at < e)`` in
+    log time."""
+    k = bisect_right(starts, at) - 1
+    if k >= 0 and spans[k][0] <= at < spans[k][1]:
+        return spans[k]
+    return default
+
+
 # --------------------------------------------------------------------------- the check
 
 
@@ -212,6 +225,11 @@ class _Check:
         self.atoms = A.summary_atoms(summary)
         self.sentences = sentences(summary)
         self.clauses = _clauses(summary, self.sentences)
+        # sorted starts, to find an atom's sentence and a span's atoms in log time
+        self._atom_starts = [a.start for a in self.atoms]
+        self._sentence_starts = [s for s, _ in self.sentences]
+        self._clause_starts = [s for s, _ in self.clauses]
+        self._covered = A.Covered((a.start, a.end) for a in self.atoms)
         self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
@@ -414,10 +432,10 @@ class _Check:
     ) -> list[Decimal]:
         """The numbers a derived value may be made of: those of the messages that hold the
         sentence's other atoms and its entities, else of the last results in range."""
-        sentence = next(((s, e) for s, e in self.sentences if s <= atom.start < e), clause)
+        sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
         positions: set[int] = set()
-        for other in self.atoms:
-            if other is atom or not (sentence[0] <= other.start < sentence[1]):
+        for other in self._atoms_in(*sentence):
+            if other is atom:
                 continue
             if other.kind in A.ENTITY_KINDS:
                 found = self.index.last_support(other, self.start, self.stop)
@@ -430,8 +448,8 @@ class _Check:
         if recent:
             positions.update(self.index.recent_results(self.start, self.stop, 30))
         numbers: list[Decimal] = []
-        for other in self.atoms:  # the summary's own ("the first two nights")
-            if other is not atom and clause[0] <= other.start < clause[1]:
+        for other in self._atoms_in(*clause):  # the summary's own ("the first two nights")
+            if other is not atom:
                 value = _numeric_value(other)
                 if value is not None:
                     numbers.append(value)
@@ -441,20 +459,26 @@ class _Check:
         return numbers
 
     def _clause_of(self, atom: Atom) -> tuple[int, int]:
-        return next(
-            ((s, e) for s, e in self.clauses if s <= atom.start < e), (0, len(self.summary))
-        )
+        return _containing(self.clauses, self._clause_starts, atom.start, (0, len(self.summary)))
+
+    def _atom_range(self, start: int, end: int) -> range:
+        """The indices of the atoms that start in ``[start, end)`` (atoms are sorted)."""
+        return range(bisect_left(self._atom_starts, start), bisect_left(self._atom_starts, end))
+
+    def _atoms_in(self, start: int, end: int) -> Sequence[Atom]:
+        found = self._atom_range(start, end)
+        return self.atoms[found.start : found.stop]
 
     # ------------------------------------------------------------ contradicted
 
     def _contradictions(self) -> dict[int, ClaimFinding]:
         found: dict[int, ClaimFinding] = {}
         for clause_start, clause_end in self.clauses:
-            members = [
-                (i, a)
-                for i, a in enumerate(self.atoms)
-                if clause_start <= a.start and a.end <= clause_end
-            ]
+            starting = range(
+                bisect_left(self._atom_starts, clause_start),
+                bisect_right(self._atom_starts, clause_end),
+            )
+            members = [(i, self.atoms[i]) for i in starting if self.atoms[i].end <= clause_end]
             found.update(self._outcome_claims(members))
             entities = [a for _, a in members if a.kind in A.ENTITY_KINDS]
             claims = [
@@ -500,7 +524,7 @@ class _Check:
         kinds = {a.kind for _, a in claims if a.kind in (A.STATUS, A.LEVEL)}
         found: list[Atom] = []
         for m in _NAME_TOKEN.finditer(self.summary, clause_start, clause_end):
-            if any(a.start <= m.start() < a.end for a in self.atoms):
+            if m.start() in self._covered:
                 continue
             label = Atom(LABEL, m.group(), label_key(m.group()), m.start(), m.end())
             position = self.index.last_support(label, self.start, self.stop)
@@ -807,7 +831,10 @@ class _Check:
             if count.kind not in (A.COUNT, A.NUMBER):
                 continue
             number = _numeric_value(count)
-            if number is None or number != int(number) or number < 1:
+            # past 18 digits no count of anything (and int() of it is quadratic in them)
+            if number is None or number < 1 or number.adjusted() > 18:
+                continue
+            if number != number.to_integral_value():
                 continue
             after = [
                 (i, s)
@@ -1071,8 +1098,8 @@ class _Check:
             lowered = text.lower().replace("re-run", "rerun")
             entities = {
                 entity_key(a)
-                for a in self.atoms
-                if a.kind in A.ENTITY_KINDS and clause_start <= a.start < clause_end
+                for a in self._atoms_in(clause_start, clause_end)
+                if a.kind in A.ENTITY_KINDS
             }
             entities |= {label_key(t) for t in re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)}
             numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
@@ -1193,9 +1220,8 @@ class _Check:
         entity: str | None = None,
         evidence: tuple[EvidenceRef, ...] | None = None,
     ) -> ClaimFinding:
-        sentence_start, sentence_end = next(
-            ((s, e) for s, e in self.sentences if s <= atom.start < e),
-            (0, len(self.summary)),
+        sentence_start, sentence_end = _containing(
+            self.sentences, self._sentence_starts, atom.start, (0, len(self.summary))
         )
         if evidence is None:
             evidence = self._searched_ends()

@@ -215,8 +215,10 @@ class _Session:
             try:
                 try:
                     record = decode(view[start:end])
-                except msgspec.ValidationError:
-                    record = _DECODE_BARE(view[start:end])
+                except msgspec.ValidationError:  # the rare record of another shape
+                    record = lines.decode_line(_DECODE_BARE, view[start:end], self.source, number)
+                except RecursionError:  # a line nested near the recursion limit
+                    record = lines.decode_line(decode, view[start:end], self.source, number)
             except msgspec.ValidationError as e:
                 self.records += 1
                 self.pending.append(

@@ -125,7 +125,7 @@ def load(data: Any, source: str) -> Checkpoint:
     for number, start, end in lines.line_spans(data):
         line_count = number
         try:
-            line = _DECODE(view_of[start:end])
+            line = lines.decode_line(_DECODE, view_of[start:end], source, number)
         except msgspec.ValidationError as e:
             records += 1
             notes.append(

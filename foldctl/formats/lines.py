@@ -11,9 +11,10 @@ arrays).  A record is decoded in full only when a command reads it
 
 from __future__ import annotations
 
+import sys
 from array import array
-from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, TypeVar
 
 import orjson
 
@@ -34,6 +35,8 @@ from foldctl.model import (
     Shape,
     Span,
 )
+
+_T = TypeVar("_T")
 
 #: How far into a file the recognisers look for its first JSON line.
 HEAD_BYTES: Final = 8 << 20
@@ -148,6 +151,25 @@ def decode_record(
             source, f"line {line}", f"expected a JSON object a line, found {type_name(value)}"
         )
     return value
+
+
+def decode_line(decode: Callable[[Any], _T], raw: Any, source: str, line: int) -> _T:
+    """``decode(raw)`` with a typed decoder, for one line of ``source``.  The decoder
+    recurses on the Python stack, so a line nested near the interpreter's recursion limit
+    is refused naming the line when it is deeper than foldctl reads anywhere
+    (:data:`~foldctl.jsoncodec.MAX_DEPTH`), and otherwise decoded again with the limit
+    raised, as the exact reader does: the same verdict as every other reader."""
+    try:
+        return decode(raw)
+    except RecursionError:
+        pass
+    decode_record(bytes(raw), source, line)  # a line too deep: its error, naming the line
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * jsoncodec.MAX_DEPTH))
+    try:
+        return decode(raw)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _strict(raw: bytes | memoryview, source: str, line: int) -> Any:

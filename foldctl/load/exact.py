@@ -174,7 +174,13 @@ def _unwrap(doc: Any, check: _Checker) -> tuple[Shape, dict[str, Any], str]:
             data = check.obj(check.field(top, "data", ""), "data")
             path = json_path(fmt)
             return fmt, check.obj(check.field(data, "conversation", "data"), path), path
-        shown = f'"{fmt}"' if isinstance(fmt, str) else type_name(fmt)
+        # quoted to 60 characters: an error line stays one short line whatever the file holds
+        cut = (
+            f"{fmt[:60]}… ({len(fmt)} characters)"
+            if isinstance(fmt, str) and len(fmt) > 60
+            else fmt
+        )
+        shown = f'"{cut}"' if isinstance(fmt, str) else type_name(fmt)
         raise check.fail(
             "format",
             f"unknown envelope format {shown}; expected one of {', '.join(ENVELOPE_FORMATS)}",

@@ -169,8 +169,10 @@ def folds(service: Service, args: dict[str, Any]) -> dict[str, Any]:
 
     envelope = {
         "source": doc["source"],
-        "runId": doc["runId"],
-        "checkpointedAt": doc["checkpointedAt"],
+        # absent from the overview when the file records none (a session without its
+        # meta line, a rollout without a timestamp)
+        "runId": doc.get("runId"),
+        "checkpointedAt": doc.get("checkpointedAt"),
         "scheme": doc["scheme"],
         "counts": doc["counts"],
     }
@@ -196,7 +198,7 @@ def _folds_schema() -> dict[str, Any]:
         "folds",
         {
             "source": {"type": "string"},
-            "runId": {"type": "string"},
+            "runId": {"type": ["string", "null"]},
             "checkpointedAt": {"type": ["string", "null"]},
             "scheme": {"type": "string"},
             "counts": {"$ref": "#/$defs/show.counts"},

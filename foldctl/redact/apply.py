@@ -25,7 +25,14 @@ from foldctl.graph.filters import FoldFilter
 from foldctl.graph.locators import message_locator, span_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import every_row
-from foldctl.model import Checkpoint, LazyMessages, Message, Span, frame_indices
+from foldctl.model import (
+    Checkpoint,
+    LazyMessages,
+    Message,
+    Microcompaction,
+    Span,
+    frame_indices,
+)
 from foldctl.redact.redactor import Redaction, Redactor
 
 if TYPE_CHECKING:  # the claim rules load only when claims are checked
@@ -156,19 +163,23 @@ def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
             for n in checkpoint.notes
         ),
         session=facts,
-        microcompactions=tuple(
-            dataclasses.replace(
-                m,
-                tool_use_ids=tuple(
-                    _text(redactor, x, "toolUseIds", f"line {m.line}") for x in m.tool_use_ids
-                ),
-                missing=tuple(
-                    _text(redactor, x, "toolUseIds", f"line {m.line}") for x in m.missing
-                ),
-                trigger=_recorded(redactor, m.trigger, "trigger", f"line {m.line}"),
-            )
-            for m in checkpoint.microcompactions
-        ),
+        microcompactions=tuple(_microcompaction(redactor, m) for m in checkpoint.microcompactions),
+    )
+
+
+def _microcompaction(redactor: Redactor, m: Microcompaction) -> Microcompaction:
+    """A microcompaction's tool-use ids (and what it records as text) redacted: ``show``
+    lists them, and a runtime can write anything there."""
+
+    def ids(values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(_text(redactor, v, "toolUseIds", "checkpoint") for v in values)
+
+    return dataclasses.replace(
+        m,
+        timestamp=_recorded(redactor, m.timestamp, "timestamp", "checkpoint"),
+        trigger=_recorded(redactor, m.trigger, "trigger", "checkpoint"),
+        tool_use_ids=ids(m.tool_use_ids),
+        missing=ids(m.missing),
     )
 
 

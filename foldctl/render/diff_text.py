@@ -79,9 +79,12 @@ def _short(value: Any) -> str:
     return visible(text if len(text) <= 60 else text[:59] + "…")
 
 
-def _or_none(value: str | None) -> str:
-    """A span fact a runtime may not record (a Claude Code summary has no run id)."""
-    return "none" if value is None else visible(value)
+def _recorded(what: str, value: Any, label: str = "") -> str:
+    """A span's string fact, or ``WHAT not recorded`` where its format does not record it
+    (a Claude Code or Codex fold has no summarizing model, no iteration)."""
+    if value is None:
+        return f"{what} not recorded"
+    return label + visible(value if isinstance(value, str) else str(value))
 
 
 def detail(d: dict[str, Any], views: tuple[View, View] = (identity, identity)) -> str:
@@ -90,10 +93,16 @@ def detail(d: dict[str, Any], views: tuple[View, View] = (identity, identity)) -
     kind = d["kind"]
     if kind in ("span-removed", "span-added"):
         kept = "discarded" if d["messagesKept"] is None else f"{d['messagesKept']} kept"
-        text = (
-            f"{_or_none(d['model'])}, {d['messageCount']} msg, {d['retained']} ({kept}), "
-            f"run {_or_none(d['runId'])}, iter {d['iteration']}, {d['foldedAt']}, {d['placement']}"
-        )
+        facts = [
+            _recorded("model", d["model"]),
+            f"{d['messageCount']} msg",
+            f"{d['retained']} ({kept})",
+            _recorded("run", d["runId"], "run "),
+            _recorded("iteration", d["iteration"], "iter "),
+            _recorded("time", d["foldedAt"]),
+            d["placement"],
+        ]
+        text = ", ".join(facts)
         if kind == "span-removed" and d["messagesLost"]:
             text += f"; {d['messagesLost']} retained message(s) now nowhere in NEW"
         return text

@@ -52,7 +52,9 @@ def test_preload_imports_every_module_the_targets_run() -> None:
 
 def test_corpus_skips_oracles_and_finds_every_kind(corpus: list[mutators.Seed]) -> None:
     assert not [s for s in corpus if s.name.endswith(".expected.json")]
-    assert {s.kind for s in corpus} == {"json", "gz", "db"}
+    assert {s.kind for s in corpus} == {"json", "gz", "db", "jsonl"}
+    names = {s.name for s in corpus}
+    assert {"sample_checkpoints/claude_code_session.jsonl", "generated/codex-remote.jsonl"} <= names
 
 
 def test_mutants_are_deterministic(corpus: list[mutators.Seed]) -> None:
@@ -285,3 +287,173 @@ def test_a_concatenated_gzip_counts_every_member() -> None:
     assert int.from_bytes(data[-4:], "little") == 1
     assert outcome.input_size(data) == 600_001
     assert outcome.input_size(data[:-9]) >= len(data) - 9  # broken off: never below the stored size
+
+
+# --------------------------------------------------------------------------- new mutations
+
+
+def test_every_session_mutator_writes_lines(corpus: list[mutators.Seed]) -> None:
+    from tools.fuzz import sessions
+
+    for seed in (s for s in corpus if s.kind == "jsonl"):
+        for name, (fn, _) in sessions.SESSION_MUTATORS.items():
+            doc = mutators.Doc(None)
+            doc.value = sessions.parse(seed.text, doc)
+            label = fn(random.Random(name), doc.value, mutators.QUICK, doc)
+            assert label.startswith(name.split("-")[0]), (name, label)
+            out = sessions.write(doc)
+            assert out.endswith(b"\n") and out.count(b"\n") >= seed.text.count(b"\n") - 1
+
+
+def test_session_mutants_break_chains_and_lines(corpus: list[mutators.Seed]) -> None:
+    """Over a few hundred cases, the session seeds get every session mutation."""
+    seen: Counter[str] = Counter()
+    for index in range(600):
+        mutant = mutators.make_mutant(corpus, 1, index, mutators.QUICK)
+        if mutant.kind.startswith("jsonl"):
+            seen.update(label.split("(")[0] for label in mutant.chain)
+    from tools.fuzz.sessions import SESSION_MUTATORS
+
+    assert set(SESSION_MUTATORS) <= set(seen), seen
+
+
+def test_plant_secret_plants_what_the_leak_check_finds() -> None:
+    from tools.fuzz import planted
+
+    seed = json.loads((mutators.SAMPLES / "nested_chain.json").read_text())
+    kinds: Counter[str] = Counter()
+    for n in range(80):
+        doc = mutators.Doc(json.loads(json.dumps(seed)))
+        label = mutators.plant_secret(random.Random(n), doc)
+        kinds[label.split(",")[-1].rstrip(")").split(" ")[0]] += 1
+        assert planted.leaked(doc.to_bytes()) is not None, label
+    assert {"summaryFingerprint", "model", "collision", "unknown", "content"} <= set(kinds), kinds
+
+
+def test_claim_summaries_and_long_labels_still_join() -> None:
+    """The summary rewrites keep the span's fingerprint in step: the frame still joins."""
+    import foldctl
+
+    seed = (mutators.SAMPLES / "nested_chain.json").read_text()
+    for name in ("claim-summary", "many-sentences", "long-label"):
+        for n in range(6):
+            doc = mutators.Doc(json.loads(seed))
+            label = mutators.JSON_MUTATORS[name][0](
+                random.Random(n), doc, mutators.QUICK, lambda: mutators.Doc({})
+            )
+            opened = foldctl.open(foldctl.RawSource("m.json", doc.to_bytes()))
+            unresolved = [r for r in opened.graph.frames.values() if r.span is None]
+            assert not unresolved or "runId" in label or "content" in label, label
+
+
+def test_redaction_leaves_no_planted_secret_in_any_field(tmp_path: Path) -> None:
+    """A secret in every string field foldctl reads or carries (fingerprints shared by two
+    spans, models, run ids, stage ids, tool-call ids, unknown fields; a session's uuids,
+    session id, cwd): ``--redact`` output of every command holds none of them."""
+    from tools.fuzz import planted
+
+    secrets = planted.SECRETS
+    doc = json.loads((mutators.SAMPLES / "tool_calls.json").read_text())
+    conv = doc.get("data", {}).get("conversation", doc) if "data" in doc else doc
+    spans = conv["folded"]
+    if len(spans) >= 2:
+        spans[0]["summaryFingerprint"] = spans[1]["summaryFingerprint"] = secrets[0].text
+    spans[0]["model"] = secrets[1].text
+    spans[0]["runId"] = secrets[2].text
+    spans[0]["removedStageIds"] = [secrets[3].text]
+    for message in conv["history"]:
+        for call in message.get("toolCalls") or ():
+            call["id"] = secrets[4].text
+        message["x-trace"] = {"nested": [secrets[0].text]}
+    cases = {"case.json": mutators.dump(doc)}
+    records = [json.loads(ln) for ln in (mutators.SAMPLES / "claude_code_session.jsonl").open()]
+    for n, record in enumerate(records):
+        secret = secrets[n % len(secrets)]
+        key = ("cwd", "sessionId", "gitBranch", "x-note")[n % 4]
+        record[key] = secret.text
+    cases["case.jsonl"] = b"".join(mutators.dump(r) + b"\n" for r in records)
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        for name, data in cases.items():
+            Path(name).write_bytes(data)
+            assert planted.leaked(data) is not None
+            result = harness.run_target(adapter.redact, data, name, 0, "redact")
+            assert result.cls == outcome.ACCEPTED, (name, result)
+    finally:
+        os.chdir(here)
+
+
+def test_a_leak_is_its_own_class() -> None:
+    from tools.fuzz import planted
+
+    def leaks(data: bytes, name: str) -> TargetResult:
+        return TargetResult(leaked=f"email: in text output: {planted.SECRETS[0].core}")
+
+    assert _outcome(leaks).cls == outcome.LEAKED
+
+
+def test_scale_longest_repeats_the_longest_string() -> None:
+    data = b'{"a":"xy\\"z","b":"q","c":"' + b"w" * 50 + b'"}\n{"d":"e"}\n'
+    scaled, length = mutators.scale_longest(data, "jsonl", 10) or (b"", 0)
+    assert length == 50
+    assert scaled == data.replace(b"w" * 50, b"w" * 500)
+    assert mutators.scale_longest(b"\x1f\x8b broken", "gz") is None
+    assert mutators.scale_longest(b"x", "db") is None
+
+
+_SIZES: dict[str, int] = {}
+
+
+def _spin(seconds: float) -> None:
+    end = time.process_time() + min(seconds, 30.0)
+    while time.process_time() < end:
+        pass
+
+
+def _quadratic(data: bytes, name: str) -> TargetResult:
+    first = _SIZES.setdefault(name.rpartition("/")[2], len(data))  # the mutant's own size
+    _spin(0.06 * (len(data) / first) ** 2)
+    return TargetResult(["ok"])
+
+
+def _linear(data: bytes, name: str) -> TargetResult:
+    first = _SIZES.setdefault("linear " + name.rpartition("/")[2], len(data))
+    _spin(0.06 * len(data) / first)
+    return TargetResult(["ok"])
+
+
+def test_the_scaling_check_flags_superlinear_targets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A target quadratic in its input is stopped at 20x its time on the mutant with its
+    longest string 10x longer (``superlinear``, the scaled file saved); a linear one is not."""
+    folder = tmp_path / "seeds"
+    folder.mkdir()
+    long_text = "word " * 40_000
+    (folder / "long.json").write_text(json.dumps({"history": [{"content": long_text}]}))
+    corpus = mutators.load_corpus((folder,))
+    both = frozenset({"file", "store"})
+    fake = (
+        adapter.Target("resolve", _fine, both, needs_graph=False),
+        adapter.Target("quadratic", _quadratic, both, needs_graph=False),
+        adapter.Target("linear", _linear, both, needs_graph=False),
+    )
+    monkeypatch.setattr(adapter, "TARGETS", fake)
+    monkeypatch.setattr(adapter, "TARGET_NAMES", tuple(t.name for t in fake))
+    config = harness.Config(
+        seed=3, count=2, timeout=20, out_dir=tmp_path / "out", progress=False, cli_every=0,
+        quick=True, scale_every=1, jobs=1,
+    )  # fmt: skip
+    summary = harness.Harness(config, corpus).run()
+    by_target = {t: dict(c) for t, c in summary.by_target.items()}
+    assert by_target["quadratic"].get(outcome.SUPERLINEAR, 0) >= 1, by_target
+    assert outcome.SUPERLINEAR not in by_target["linear"], by_target
+    assert summary.scaled_runs["linear"] == 2
+    meta = next((tmp_path / "out").glob("superlinear-quadratic-*.meta.json"))
+    sidecar = json.loads(meta.read_text())
+    assert sidecar["scaled"]["factor"] == 10
+    mutant = (tmp_path / "out" / sidecar["file"]).stat().st_size
+    assert (tmp_path / "out" / sidecar["scaled"]["file"]).stat().st_size > 2 * mutant
+    lines = harness.report_lines(summary)
+    assert any(line.startswith("scaling check") for line in lines)

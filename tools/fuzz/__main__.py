@@ -46,6 +46,7 @@ def _run(args: argparse.Namespace) -> int:
         max_hangs_per_case=args.max_hangs,
         heavy=args.heavy,
         minutes=args.minutes,
+        scale_every=args.scale_every,
         progress=not args.quiet,
     )
     return _finish(config, args)
@@ -154,6 +155,13 @@ def parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--minutes", type=float, default=None, help="stop taking new mutants after this long"
+    )
+    run.add_argument(
+        "--scale-every",
+        type=int,
+        default=20,
+        help="the scaling check on every Nth mutant: its accepted targets again with the "
+        "longest string 10x longer, superlinear past 20x the time (0: never; default 20)",
     )
     run.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     run.add_argument("--check", action="store_true", help="exit 1 when anything failed")

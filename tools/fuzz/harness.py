@@ -143,6 +143,9 @@ class Config:
     max_hangs_per_case: int = 1  # a mutant that hung this often is not run further
     progress: bool = True
     minutes: float | None = None  # stop taking new mutants after this long
+    #: the scaling check: every Nth mutant's accepted targets run again with its longest
+    #: string SCALE_FACTOR times longer (0: never)
+    scale_every: int = 20
 
     @property
     def limits(self) -> mutators.Limits:
@@ -173,7 +176,21 @@ def sample_config(out_dir: Path | None = None) -> Config:
         quick=True,
         max_hangs_per_case=1,
         progress=False,
+        scale_every=100,  # 20 mutants through the scaling check
     )
+
+
+#: The scaling check: the longest string made this many times longer ...
+SCALE_FACTOR: Final = 10
+#: ... may take at most this many times the CPU time the mutant took ...
+SCALE_RATIO: Final = 20.0
+#: ... counted from at least this many seconds (below it, the time is noise and start-up).
+SCALE_FLOOR: Final = 0.05
+
+
+def scale_allowance(small: float) -> float:
+    """CPU seconds the scaled run of a target that took ``small`` may take."""
+    return SCALE_RATIO * max(small, SCALE_FLOOR)
 
 
 @dataclass
@@ -188,6 +205,9 @@ class Outcome:
     frame: str = ""  # innermost foldctl frame: "foldctl/x.py:123 in func"
     elapsed: float = 0.0
     output_bytes: int = 0
+    #: the scaling check: the run on the mutant with its longest string SCALE_FACTOR times
+    #: longer (the scaled file is saved beside the mutant), and its figures
+    scaled: dict[str, float] | None = None
 
     @property
     def signature(self) -> tuple[str, str, str, str]:
@@ -251,6 +271,8 @@ def classify_result(result: TargetResult) -> tuple[str, str, str]:
         return outcome.HANG, "cli", "the CLI ran past its time limit"
     if result.cli_problem is not None:
         return outcome.UNEXPECTED, "cli", result.cli_problem
+    if result.leaked is not None:
+        return outcome.LEAKED, result.leaked.partition(":")[0], result.leaked
     if result.disagreement is not None:
         return outcome.DISAGREE, result.disagreement_kind or "verdict", result.disagreement
     for message in result.error_messages:
@@ -417,6 +439,7 @@ def _worker(
         )
         with_cli = config.cli_every > 0 and index % config.cli_every == 0
         case_size = outcome.input_size(mutant.data)
+        scale = _write_scaled(mutant, workdir) if _scales(config, index) else None
         recycle = False
         for ti in selected:
             if ti < first:
@@ -429,7 +452,9 @@ def _worker(
                 continue
             conn.send(("start", ti))
             before = _maxrss_bytes()
+            cpu = time.process_time()
             result = run_target(target.bind(original), mutant.data, name, index, target.name)
+            cpu = time.process_time() - cpu
             if _read_only(result, pristine, workdir):  # put the case back as it was
                 _clear(workdir)
                 mutant.write(workdir)
@@ -445,9 +470,75 @@ def _worker(
             if target.name == "resolve":
                 resolve_ok = result.cls == outcome.ACCEPTED
             conn.send(("result", ti, result))
+            if scale is None or result.cls != outcome.ACCEPTED or target.cli:
+                continue
+            if _scaled_run(conn, ti, target, scale, original, index, cpu, case_size):
+                recycle = True
         conn.send(("done", index, recycle))
         if recycle:
             return
+
+
+def _scales(config: Config, index: int) -> bool:
+    """Whether case ``index`` gets the scaling check (every ``scale_every``-th, offset so
+    that it is not always a CLI case)."""
+    return config.scale_every > 0 and index % config.scale_every == config.scale_every // 2
+
+
+#: Where the scaled mutant is written in a worker's directory (a folder: the case's own
+#: files, checked for writes, stay as they are).
+SCALED_DIR: Final = "x10"
+
+
+def _write_scaled(mutant: mutators.Mutant, workdir: Path) -> tuple[str, bytes, int] | None:
+    """Write the mutant with its longest string SCALE_FACTOR times longer into the
+    scaled folder; (its SOURCE, its bytes, the string's length), or None."""
+    scaled = mutators.scale_longest(mutant.data, mutant.kind, SCALE_FACTOR)
+    if scaled is None:
+        return None
+    data, length = scaled
+    folder = workdir / SCALED_DIR
+    folder.mkdir(exist_ok=True)
+    path = folder / f"case{mutant.suffix}"
+    path.write_bytes(data)
+    return f"{SCALED_DIR}/{path.name}", data, length
+
+
+def _scaled_run(
+    conn: multiprocessing.connection.Connection,
+    ti: int,
+    target: adapter.Target,
+    scale: tuple[str, bytes, int],
+    original: str,
+    index: int,
+    small: float,
+    case_size: int,
+) -> bool:
+    """Run ``target`` on the scaled mutant; past :func:`scale_allowance` of ``small`` CPU
+    seconds it is ``superlinear`` (the parent stops it there).  Returns whether the worker
+    should be replaced (its memory grew)."""
+    name, data, length = scale
+    allowed = scale_allowance(small)
+    conn.send(("scale-start", ti, allowed, length))
+    adapter.reset()
+    before = _maxrss_bytes()
+    cpu = time.process_time()
+    result = run_target(target.bind(original), data, name, index, target.name)
+    big = time.process_time() - cpu
+    figures = {"string_bytes": float(length), "seconds": small, "scaled_seconds": big}
+    result.scaled = figures
+    if result.cls in outcome.BENIGN and big > allowed:
+        result.cls, result.exc_type = outcome.SUPERLINEAR, "time"
+        result.message = (
+            f"longest string ({length} bytes) x{SCALE_FACTOR}: {big:.2f} s of CPU "
+            f"where the mutant took {small:.3f} s ({big / max(small, SCALE_FLOOR):.0f}x, "
+            f"limit {SCALE_RATIO:g}x)"
+        )
+    elif result.cls not in outcome.BENIGN:
+        result.message = f"(longest string x{SCALE_FACTOR}) {result.message}"
+    conn.send(("scaled", ti, result))
+    grown = _maxrss_bytes() - before
+    return grown > (SCALE_FACTOR << 20) + SCALE_FACTOR * case_size * 50
 
 
 # --------------------------------------------------------------------------- the parent
@@ -463,6 +554,7 @@ class _Slot:
     running: int | None = None  # index into TARGETS of the target now running
     deadline: float = 0.0  # when to look again (a budget's next check, or a fixed limit)
     budget: Budget | None = None  # the running target's
+    scaling: float | None = None  # the running target is the scaling check: the string's length
 
 
 @dataclass
@@ -490,6 +582,10 @@ class RunSummary:
     elapsed: float = 0.0
     interrupted: bool = False
     target_seconds: dict[str, float] = field(default_factory=dict)
+    #: the scaling check: runs per target, and the largest ratio seen (ratio, target, case)
+    scaled_runs: Counter[str] = field(default_factory=Counter)
+    scaled_cases: set[int] = field(default_factory=set)
+    worst_ratio: tuple[float, str, int] = (0.0, "", -1)
 
     def failures(self, cls: str) -> int:
         return self.by_class[cls]
@@ -510,6 +606,8 @@ _SEVERITY: Final = {
             outcome.DISAGREE,
             outcome.WROTE,
             outcome.BLOWUP,
+            outcome.SUPERLINEAR,
+            outcome.LEAKED,
             outcome.UNSAFE,
             outcome.MEMORY,
             outcome.UNEXPECTED,
@@ -567,6 +665,8 @@ class Harness:
     # -- results ---------------------------------------------------------------
 
     def _record(self, slot: _Slot, result: Outcome) -> None:
+        """Count one target run and keep a reproducer of a failure (a scaled run is
+        counted when it fails: superlinear, or any other failure on the scaled mutant)."""
         summary = self.summary
         summary.by_class[result.cls] += 1
         summary.by_target.setdefault(result.target, Counter())[result.cls] += 1
@@ -614,6 +714,12 @@ class Harness:
             target = saved if name == main else saved + name[len(main) :]
             shutil.copyfile(source, out / target)
             copied.append(target)
+        scaled_file = None
+        if result.scaled is not None:
+            source = directory / SCALED_DIR / main
+            if source.exists():
+                scaled_file = f"{stem}-x{SCALE_FACTOR}{_suffix(case.kind)}"
+                shutil.copyfile(source, out / scaled_file)
         session = case.source.partition("#")[2] if "#" in case.source else None
         sidecar = {
             "seed": self.config.seed,
@@ -635,6 +741,15 @@ class Harness:
             "quick": self.config.quick,
             "replay": f"python -m tools.fuzz replay {out / saved} --target {result.target}",
         }
+        if result.scaled is not None:
+            limit = max(10.0, 4 * scale_allowance(result.scaled["seconds"]))
+            sidecar["scaled"] = {
+                "factor": SCALE_FACTOR,
+                **result.scaled,
+                "file": scaled_file,
+                "replay": f"python -m tools.fuzz replay {out / (scaled_file or saved)} "
+                f"--target {result.target} --timeout {limit:.0f}",
+            }
         (out / f"{stem}.meta.json").write_text(json.dumps(sidecar, indent=2, ensure_ascii=True))
         return str(out / saved)
 
@@ -734,6 +849,25 @@ class Harness:
             slot.running, slot.budget = None, None
             slot.deadline = time.monotonic() + 60.0
             self._record(slot, result)
+        elif kind == "scale-start":
+            _, ti, allowed, length = message
+            slot.running, slot.scaling = ti, float(length)
+            slot.budget = Budget.start(slot.process.pid, allowed)
+            slot.deadline = slot.budget.next_check()
+        elif kind == "scaled":
+            result = message[2]
+            slot.running, slot.budget, slot.scaling = None, None, None
+            slot.deadline = time.monotonic() + 60.0
+            summary = self.summary
+            summary.scaled_runs[result.target] += 1
+            summary.scaled_cases.add(result.index)
+            figures = result.scaled or {}
+            small = max(figures.get("seconds", 0.0), SCALE_FLOOR)
+            ratio = figures.get("scaled_seconds", 0.0) / small
+            if ratio > summary.worst_ratio[0]:
+                summary.worst_ratio = (ratio, result.target, result.index)
+            if result.cls not in outcome.BENIGN:
+                self._record(slot, result)
         elif kind == "mutator-error":
             self.summary.mutator_errors.append(f"case {message[1]}:\n{message[2]}")
             self.log.write(f"fuzz: mutator error in case {message[1]}:\n{message[2]}")
@@ -766,9 +900,25 @@ class Harness:
         frame = _stack_frame(stack)
         message = hang if cls == outcome.HANG else f"worker exit code {slot.process.exitcode}"
         kind = "timeout" if cls == outcome.HANG else "signal"
-        self._record(slot, Outcome(index, target, cls, kind, message, frame, budget.allowed))
+        result = Outcome(index, target, cls, kind, message, frame, budget.allowed)
+        if slot.scaling is not None:  # the scaling check's run: stopped at its allowance
+            small = budget.allowed / SCALE_RATIO
+            result.scaled = {"string_bytes": slot.scaling, "seconds": small}
+            if cls == outcome.HANG:
+                result.cls, result.exc_type = outcome.SUPERLINEAR, "time"
+                result.message = (
+                    f"longest string ({slot.scaling:.0f} bytes) x{SCALE_FACTOR}: {hang} "
+                    f"(limit {SCALE_RATIO:g}x the mutant's {small:.3f} s, counted from "
+                    f"{SCALE_FLOOR:g} s)"
+                )
+            else:
+                result.message = f"(longest string x{SCALE_FACTOR}) {message}"
+            self.summary.scaled_runs[target] += 1
+            self.summary.scaled_cases.add(index)
+        self._record(slot, result)
         if case is not None:
-            case.hangs += 1
+            if slot.scaling is None:  # a scaled run stopped: the case's own runs were fine
+                case.hangs += 1
             if case.hangs < self.config.max_hangs_per_case:
                 todo.append((index, running + 1, case.resolve_ok and target != "resolve"))
 
@@ -784,7 +934,15 @@ class Harness:
 
 
 def _suffix(kind: str) -> str:
-    return {"json": ".json", "gz": ".json.gz", "db": ".db"}[kind]
+    return mutators.SUFFIXES[kind]
+
+
+def _kind_of(name: str) -> str:
+    """The kind of a saved mutant, from its file name."""
+    for kind, suffix in sorted(mutators.SUFFIXES.items(), key=lambda kv: -len(kv[1])):
+        if name.endswith(suffix):
+            return kind
+    return "json"
 
 
 _STACK_LINE: Final = re.compile(r'File "([^"]+)", line (\d+) in (\S+)')
@@ -834,11 +992,12 @@ def report_lines(summary: RunSummary) -> list[str]:
         + (" (interrupted)" if summary.interrupted else ""),
         "",
     ]
-    classes = [
-        c
-        for c in outcome.CLASSES
-        if summary.by_class[c] or c in (outcome.ACCEPTED, outcome.REFUSED)
-    ]
+    always = {outcome.ACCEPTED, outcome.REFUSED, outcome.UNEXPECTED, outcome.HANG}
+    if config.scale_every:
+        always.add(outcome.SUPERLINEAR)
+    if "redact" in (config.targets or adapter.TARGET_NAMES):
+        always.add(outcome.LEAKED)
+    classes = [c for c in outcome.CLASSES if summary.by_class[c] or c in always]
     header = ["target", *classes, "total", "seconds"]
     rows = []
     for target in adapter.TARGET_NAMES:
@@ -865,6 +1024,16 @@ def report_lines(summary: RunSummary) -> list[str]:
         ["mutants (worst)", *(str(summary.worst[c]) for c in classes), str(summary.cases), ""]
     )
     lines += _table(rows, header)
+    if config.scale_every:
+        ratio, target, index = summary.worst_ratio
+        lines += [
+            "",
+            f"scaling check (every {config.scale_every}th mutant, longest string x{SCALE_FACTOR}, "
+            f"superlinear past {SCALE_RATIO:g}x the CPU time counted from {SCALE_FLOOR:g} s): "
+            f"{sum(summary.scaled_runs.values())} runs on {len(summary.scaled_cases)} mutants, "
+            f"{summary.by_class[outcome.SUPERLINEAR]} superlinear"
+            + (f"; largest ratio {ratio:.1f}x ({target}, case {index})" if target else ""),
+        ]
     if summary.signatures:
         lines += ["", f"{len(summary.signatures)} distinct failure signature(s):"]
         ordered = sorted(summary.signatures.values(), key=lambda s: (s.cls, s.target, -s.count))
@@ -892,6 +1061,11 @@ def write_summary_json(summary: RunSummary, path: Path) -> None:
         "by_target": {t: dict(c) for t, c in summary.by_target.items()},
         "worst": dict(summary.worst),
         "signatures": [asdict(s) for s in summary.signatures.values()],
+        "scaling": {
+            "runs": dict(summary.scaled_runs),
+            "mutants": len(summary.scaled_cases),
+            "largest_ratio": list(summary.worst_ratio),
+        },
     }
     path.write_text(json.dumps(doc, indent=2, default=str))
 
@@ -921,7 +1095,7 @@ def replay(
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     names = list(target_names) or ([meta["target"]] if meta.get("target") else [])
     chosen = [t for t in adapter.TARGETS if not names or t.name in names]
-    kind = "db" if path.name.endswith(".db") else "gz" if path.name.endswith(".gz") else "json"
+    kind = _kind_of(path.name)
     original = original or meta.get("original") or str(path.resolve())
     session = session or meta.get("session")
     results: list[Outcome] = []
@@ -1102,7 +1276,7 @@ def _show(
 
 
 def _stem(name: str) -> str:
-    for suffix in (".json.gz", ".json", ".db", ".bin"):
+    for suffix in (".json.gz", ".jsonl.gz", ".jsonl", ".json", ".db", ".bin"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return name

@@ -35,12 +35,15 @@ import re
 import shutil
 import sqlite3
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import xxhash
+
+from tools.fuzz import planted
 
 REPO: Final = Path(__file__).resolve().parent.parent.parent
 SAMPLES: Final = REPO / "sample_checkpoints"
@@ -58,14 +61,24 @@ class Seed:
 
     name: str  # unique, e.g. "samples/nested_chain.json"
     path: Path
-    kind: str  # "json", "gz" or "db"
+    kind: str  # "json", "gz", "db" or "jsonl"
     raw: bytes  # the file as stored
     text: bytes  # JSON text (decompressed) for json/gz; empty for db
     sessions: tuple[str, ...] = ()  # session ids of a store
 
     @property
     def suffix(self) -> str:
-        return {"json": ".json", "gz": ".json.gz", "db": ".db"}[self.kind]
+        return SUFFIXES[self.kind]
+
+
+#: The file name ending of each kind of seed and mutant.
+SUFFIXES: Final = {
+    "json": ".json",
+    "gz": ".json.gz",
+    "db": ".db",
+    "jsonl": ".jsonl",  # a session file of another runtime (Claude Code, Codex)
+    "jsonlgz": ".jsonl.gz",
+}
 
 
 def _store_sessions(path: Path) -> tuple[str, ...]:
@@ -77,15 +90,45 @@ def _store_sessions(path: Path) -> tuple[str, ...]:
     return tuple(str(r[0]) for r in rows)
 
 
+def generated_sessions() -> list[Seed]:
+    """The session files ``tools/generate_sessions.py`` writes, one per case of SPEC §7
+    (Claude Code: plain, nested, preserved segment, rewind, re-append, subagent,
+    microcompact, titles; Codex: local, nested, remote, rewritten), as seeds.
+
+    Written once into a folder of the system's temporary directory (``diff`` compares a
+    mutant with its seed's file)."""
+    from tools.generate_sessions import claude_cases, codex_cases
+
+    folder = Path(tempfile.gettempdir()) / f"foldctl-fuzz-seeds-{os.getuid()}"
+    seeds: list[Seed] = []
+    for runtime, cases in (("claude", claude_cases()), ("codex", codex_cases())):
+        for name, raw in sorted(cases.items()):
+            flat = f"{runtime}-{name.replace('/', '-')}"
+            path = folder / flat
+            if not path.exists() or path.read_bytes() != raw:
+                folder.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_bytes(raw)
+                tmp.replace(path)
+            seeds.append(Seed(f"generated/{flat}", path, "jsonl", raw, raw))
+    return seeds
+
+
 def load_corpus(
-    dirs: tuple[Path, ...] | None = None, *, max_seed_bytes: int | None = None
+    dirs: tuple[Path, ...] | None = None,
+    *,
+    max_seed_bytes: int | None = None,
+    generated: bool | None = None,
 ) -> list[Seed]:
-    """The seed files: ``*.json``, ``*.json.gz`` and SQLite stores in ``dirs``.
+    """The seed files: ``*.json``, ``*.json.gz``, ``*.jsonl`` and SQLite stores in ``dirs``.
 
     Default: the bundled samples and, when present, the shared conformance
-    corpus beside the repository.  ``*.expected.json`` (test oracles) are
+    corpus beside the repository, and the generated session files (``generated``:
+    default when ``dirs`` is not given).  ``*.expected.json`` (test oracles) are
     skipped, and so is any file larger than ``max_seed_bytes``.
     """
+    if generated is None:
+        generated = dirs is None
     if dirs is None:
         dirs = (SAMPLES, CONFORMANCE)
     seeds: list[Seed] = []
@@ -103,8 +146,13 @@ def load_corpus(
                 seeds.append(Seed(name, path, "json", raw, raw))
             elif path.name.endswith(".json.gz"):
                 seeds.append(Seed(name, path, "gz", raw, gzip.decompress(raw)))
+            elif path.name.endswith(".jsonl"):
+                seeds.append(Seed(name, path, "jsonl", raw, raw))
             elif raw.startswith(SQLITE_MAGIC):
                 seeds.append(Seed(name, path, "db", raw, b"", _store_sessions(path)))
+    if generated:
+        limit = max_seed_bytes
+        seeds += [s for s in generated_sessions() if limit is None or len(s.raw) <= limit]
     if not seeds:
         raise FileNotFoundError(f"no seed files in {', '.join(map(str, dirs))}")
     return seeds
@@ -117,7 +165,7 @@ def load_corpus(
 class Mutant:
     """A mutated file (and, for a store, the files beside it)."""
 
-    kind: str  # "json", "gz" or "db"
+    kind: str  # a key of SUFFIXES
     data: bytes
     seed: Seed
     chain: list[str] = field(default_factory=list)
@@ -126,7 +174,7 @@ class Mutant:
 
     @property
     def suffix(self) -> str:
-        return {"json": ".json", "gz": ".json.gz", "db": ".db"}[self.kind]
+        return SUFFIXES[self.kind]
 
     def write(self, directory: Path, stem: str = "case") -> str:
         """Write the files into ``directory``; return the SOURCE that names the mutant."""
@@ -157,6 +205,9 @@ class Limits:
     blob_bytes: int = 16 << 20
     heavy_weight: float = 0.5  # scales how often the heavy mutators (HEAVY) are picked
     wal_rate: float = 0.15  # share of store mutants that get a WAL beside them
+    long_word: int = 1_000_000  # characters of a long label or word (from 10^4)
+    sentences: int = 10_000  # sentences of the longest many-sentence summary
+    session_chain: int = 100_000  # records of the longest generated session chain
 
 
 FULL: Final = Limits()
@@ -170,6 +221,9 @@ QUICK: Final = Limits(
     blob_bytes=2 << 20,
     heavy_weight=0.25,
     wal_rate=0.05,
+    long_word=40_000,
+    sentences=2_000,
+    session_chain=2_000,
 )
 
 
@@ -716,6 +770,213 @@ def envelope_shape(rng: random.Random, doc: Doc) -> str:
     return f"envelope({choice})"
 
 
+# --------------------------------------------------------------------------- hostile content
+
+#: Keys whose string values are ids or labels: a secret there replaces the whole value.
+_LABEL_KEYS: Final = (
+    "summaryFingerprint", "model", "runId", "toolCallId", "id", "name", "toolName",
+    "removedStageIds", "uuid", "parentUuid", "sessionId", "call_id", "tool_use_id", "cwd",
+)  # fmt: skip
+
+
+def _frame_slots(doc: Doc, span: dict[str, Any]) -> list[Slot]:
+    """Every (list, index) in the document holding a frame that joins ``span``."""
+    wanted = span.get("summaryFingerprint")
+    conv = conversation(doc)
+    if not isinstance(wanted, str) or conv is None:
+        return []
+    found: list[Slot] = []
+    pools: list[Any] = [conv.get("history")] + [s.get("messages") for s in spans_of(doc)]
+    for pool in pools:
+        if isinstance(pool, list):
+            for i, m in enumerate(pool):
+                if is_frame(m) and wanted in _fingerprints(m["content"]):
+                    found.append((pool, i))
+    return found
+
+
+def _rehash(old_content: str, old_print: str, new_content: str) -> str:
+    """The fingerprint of ``new_content`` in the scheme that gave ``old_print`` to the old."""
+    utf8 = new_content.encode("utf-8", "surrogatepass")
+    old8 = old_content.encode("utf-8", "surrogatepass")
+    for fn in (xxhash.xxh32_hexdigest, xxhash.xxh64_hexdigest, xxhash.xxh3_64_hexdigest,
+               xxhash.xxh3_128_hexdigest):  # fmt: skip
+        if fn(old8) == old_print:
+            return fn(utf8)
+    return fnv1a32(new_content)
+
+
+def rewrite_frame(doc: Doc, span: dict[str, Any], change: Callable[[str], str]) -> bool:
+    """Rewrite the frame of ``span`` with ``change`` (whole text in, whole text out) and
+    give the span the new text's fingerprint in its scheme, so the join still holds."""
+    found = _frame_slots(doc, span)
+    if not found:
+        return False
+    old = found[0][0][found[0][1]]["content"]
+    new = change(old)
+    for pool, i in found:
+        pool[i] = {**pool[i], "content": new}
+    span["summaryFingerprint"] = _rehash(old, span["summaryFingerprint"], new)
+    return True
+
+
+def _summary_of(frame: str) -> tuple[str, str]:
+    """(the preamble up to its blank line, the summary) of a frame's text."""
+    head, sep, summary = frame.partition("]\n\n")
+    return (head + sep, summary) if sep else (frame, "")
+
+
+def _secret_into(rng: random.Random, old: str, text: str, whole: bool) -> str:
+    if whole or not old:
+        return text
+    words = old.split(" ")
+    at = rng.randint(0, len(words))
+    return " ".join([*words[:at], text, *words[at:]])
+
+
+def plant_secret(rng: random.Random, doc: Doc) -> str:
+    """A secret (email, AWS key, bearer header, JWT, password URL) in a string field: an id
+    or label (the whole value), a message's text (between its words), a new unknown field,
+    or the fingerprint of two spans at once (a collision whose shared value is a secret)."""
+    secret = rng.choice(planted.SECRETS)
+    spans = spans_of(doc)
+    where = rng.choices(["label", "text", "unknown", "collision"], weights=[5, 3, 2, 2])[0]
+    if where == "collision" and len(spans) >= 2:
+        a, b = rng.sample(spans, 2)
+        a["summaryFingerprint"] = b["summaryFingerprint"] = secret.text
+        return f"plant-secret({secret.kind},collision)"
+    if where == "unknown":
+        slot = pick_slot(rng, doc, _nonempty_object)
+        if slot is not None:
+            obj = slot[0][slot[1]]
+            key = rng.choice(["note", "x-trace", "metadata", "owner", "extra"])
+            obj[key] = secret.text if rng.random() < 0.7 else {"nested": [secret.text]}
+            return f"plant-secret({secret.kind},unknown {key})"
+    every = [(s, k) for s, k in slots(doc.value) if isinstance(s[0][s[1]], str)]
+    labels = [s for s, k in every if k in _LABEL_KEYS or (k == "" and s[1] is not None
+              and isinstance(s[0], list) and s[0] is not doc.value)]  # fmt: skip
+    texts = [s for s, k in every if k in ("content", "message", "text", "args")]
+    pool = labels if where in ("label", "collision") and labels else texts or labels
+    if not pool:
+        return "plant-secret(none)"
+    container, key = rng.choice(pool)
+    whole = pool is labels
+    container[key] = _secret_into(rng, container[key], secret.text, whole)
+    return f"plant-secret({secret.kind},{key})"
+
+
+_STATUSES: Final = (
+    ("paid", "unpaid"), ("shipped", "pending"), ("passed", "failed"), ("resolved", "open"),
+    ("approved", "rejected"), ("refunded", "charged"), ("succeeded", "errored"),
+)  # fmt: skip
+_AMOUNT: Final = re.compile(r"\d{1,7}\.\d{2}")
+_DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ID: Final = re.compile(r"\b[A-Z]{2,5}-\d{2,6}\b")
+
+
+def _originals_text(span: dict[str, Any]) -> str:
+    messages = span.get("messages")
+    if not isinstance(messages, list):
+        return ""
+    return "\n".join(m["content"] for m in messages if isinstance(m, dict)
+                     and isinstance(m.get("content"), str))[:200_000]  # fmt: skip
+
+
+def _claim_sentences(rng: random.Random, span: dict[str, Any], count: int) -> list[str]:
+    """``count`` claim-shaped sentences over a span's originals: their amounts, dates,
+    ids and statuses, some kept and some changed."""
+    text = _originals_text(span)
+    amounts = _AMOUNT.findall(text) or ["4300.69"]
+    dates = _DATE.findall(text) or ["2026-01-01"]
+    ids = _ID.findall(text) or ["ORD-1001"]
+    out = []
+    for n in range(count):
+        amount, date, thing = rng.choice(amounts), rng.choice(dates), rng.choice(ids)
+        if rng.random() < 0.5:  # changed: off by a cent, a tenfold, another day
+            amount = rng.choice([f"{float(amount) + 0.01:.2f}", f"{float(amount) * 10:.2f}"])
+            date = date[:-2] + f"{(int(date[-2:]) % 28) + 1:02d}"
+        done, not_done = rng.choice(_STATUSES)
+        status = done if rng.random() < 0.5 else not_done
+        shape = rng.choice([
+            f"{thing} was {status} on {date} for ${amount}.",
+            f"Refund of {amount} USD issued for {thing} ({status}).",
+            f"All {rng.randint(1, 400)} tests {status}; {thing} is {status}.",
+            f"On {date} the total came to {amount} across {rng.randint(2, 90)} items.",
+            f"Step {n}: {thing} {status}, balance {amount}, checked {date}.",
+        ])  # fmt: skip
+        out.append(shape)
+    return out
+
+
+def _pick_span_with_frame(rng: random.Random, doc: Doc) -> dict[str, Any] | None:
+    spans = [s for s in spans_of(doc) if _frame_slots(doc, s)]
+    return rng.choice(spans) if spans else None
+
+
+def claim_summary(rng: random.Random, doc: Doc) -> str:
+    """A summary rewritten as claims over its originals (amounts, statuses, dates, ids from
+    the originals, some changed), its fingerprint recomputed so it still joins."""
+    span = _pick_span_with_frame(rng, doc)
+    if span is None:
+        return "claim-summary(none)"
+    sentences = " ".join(_claim_sentences(rng, span, rng.randint(1, 12)))
+    rewrite_frame(doc, span, lambda old: _summary_of(old)[0] + sentences)
+    return f"claim-summary({len(sentences)})"
+
+
+def many_sentences(rng: random.Random, doc: Doc, limits: Limits) -> str:
+    """A summary of thousands of claim-shaped sentences (it still joins)."""
+    span = _pick_span_with_frame(rng, doc)
+    if span is None:
+        return "many-sentences(none)"
+    count = rng.choice([1_000, 3_000, limits.sentences])
+    body = " ".join(_claim_sentences(rng, span, count))
+    rewrite_frame(doc, span, lambda old: _summary_of(old)[0] + body)
+    return f"many-sentences({count})"
+
+
+#: Long words: one letter repeated, a dotted name, digits, a path, an identifier.
+_WORDS: Final = ("a", "x.", "9", "a/", "ab_", "é", "ACCT-")
+
+
+def long_label(rng: random.Random, doc: Doc, limits: Limits) -> str:
+    """A label or a word 10^4-10^6 characters long: a span's model (in its frame's label
+    too, so it joins), its run id or stage ids, a tool's name, or one word of a summary
+    or a message."""
+    size = int(math.exp(rng.uniform(math.log(10_000), math.log(limits.long_word))))
+    unit = rng.choice(_WORDS)
+    word = (unit * (size // len(unit) + 1))[:size]
+    span = _pick_span_with_frame(rng, doc)
+    where = rng.choice(["model", "summary-word", "runId", "removedStageIds", "content-word"])
+    if span is not None and where == "model":
+        old_model = span.get("model")
+        span["model"] = word
+
+        def relabel(old: str) -> str:
+            mark = f"SUMMARY written by {old_model};"
+            return old.replace(mark, f"SUMMARY written by {word};", 1)
+
+        rewrite_frame(doc, span, relabel)
+        return f"long-label(model,{unit!r},{size})"
+    if span is not None and where == "summary-word":
+
+        def lengthen(old: str) -> str:
+            head, summary = _summary_of(old)
+            return head + _secret_into(rng, summary, word, whole=False)
+
+        rewrite_frame(doc, span, lengthen)
+        return f"long-label(summary word,{unit!r},{size})"
+    if span is not None and where in ("runId", "removedStageIds"):
+        span[where] = word if where == "runId" else [word]
+        return f"long-label({where},{unit!r},{size})"
+    slot = _string_slot(rng, doc, ("content", "toolName", "name", "model"))
+    if slot is None:
+        return "long-label(none)"
+    container, key = slot
+    container[key] = _secret_into(rng, container[key], word, whole=key != "content")
+    return f"long-label({key},{unit!r},{size})"
+
+
 #: name -> (function, weight). Functions take (rng, doc, limits, other-doc).
 JsonMutator = Callable[[random.Random, Doc, Limits, "Callable[[], Doc]"], str]
 JSON_MUTATORS: Final[dict[str, tuple[JsonMutator, int]]] = {
@@ -735,6 +996,10 @@ JSON_MUTATORS: Final[dict[str, tuple[JsonMutator, int]]] = {
     "expansion-bomb": (lambda r, d, lim, o: expansion_bomb(r, d, lim), 1),
     "splice-tree": (lambda r, d, lim, o: splice_tree(r, d, o()), 4),
     "envelope": (lambda r, d, lim, o: envelope_shape(r, d), 3),
+    "plant-secret": (lambda r, d, lim, o: plant_secret(r, d), 8),
+    "claim-summary": (lambda r, d, lim, o: claim_summary(r, d), 6),
+    "many-sentences": (lambda r, d, lim, o: many_sentences(r, d, lim), 2),
+    "long-label": (lambda r, d, lim, o: long_label(r, d, lim), 3),
 }
 
 
@@ -791,14 +1056,30 @@ def byte_mutation(rng: random.Random, data: bytes, other: Callable[[], bytes]) -
 
 #: Mutators whose mutants are expensive to run (deep, huge or multiplying).
 HEAVY: Final = frozenset(
-    {"deep-nest", "huge-string", "replay-frames", "deep-chain", "expansion-bomb"}
-)
+    {
+        "deep-nest", "huge-string", "replay-frames", "deep-chain", "expansion-bomb",
+        "many-sentences", "long-label", "long-chain",
+    }
+)  # fmt: skip
 
 
-def _pick_json_mutator(rng: random.Random, limits: Limits) -> str:
+def pick_json_mutator(rng: random.Random, limits: Limits) -> str:
     names = list(JSON_MUTATORS)
     weights = [JSON_MUTATORS[n][1] * (limits.heavy_weight if n in HEAVY else 1.0) for n in names]
     return rng.choices(names, weights=weights)[0]
+
+
+def first_json(text: bytes) -> Any:
+    """A donor document for a splice: a JSON file, or the first record of a session."""
+    try:
+        return json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        for line in text.split(b"\n"):
+            try:
+                return json.loads(line)
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+                continue
+    return {}
 
 
 def mutate_json_text(
@@ -819,9 +1100,9 @@ def mutate_json_text(
             raw += structural  # not JSON (or too deep for json): mutate the bytes instead
         else:
             for _ in range(structural):
-                name = _pick_json_mutator(rng, limits)
+                name = pick_json_mutator(rng, limits)
                 fn = JSON_MUTATORS[name][0]
-                chain.append(fn(rng, doc, limits, lambda: Doc(json.loads(other()))))
+                chain.append(fn(rng, doc, limits, lambda: Doc(first_json(other()))))
             text = doc.to_bytes()
     for _ in range(raw):
         text, label = byte_mutation(rng, text, other)
@@ -1170,6 +1451,14 @@ def make_mutant(corpus: list[Seed], seed: int, index: int, limits: Limits = FULL
     if base.kind == "db":
         return mutate_store(rng, base, limits, other)
     chain: list[str] = []
+    if base.kind == "jsonl":
+        from tools.fuzz.sessions import mutate_session
+
+        text = mutate_session(rng, base.text, limits, other, chain)
+        if rng.random() < 0.05:
+            chain.append("gzip")
+            return Mutant("jsonlgz", gzip.compress(text, mtime=0), base, chain)
+        return Mutant("jsonl", text, base, chain)
     count = rng.choices([1, 2, 3], weights=[6, 3, 1])[0]
     raw = sum(1 for _ in range(count) if rng.random() < 0.3)
     text = mutate_json_text(rng, base.text, limits, other, chain, structural=count - raw, raw=raw)
@@ -1199,3 +1488,42 @@ def iter_mutants(
 ) -> Iterator[tuple[int, Mutant]]:
     for index in range(start, start + count):
         yield index, make_mutant(corpus, seed, index, limits)
+
+
+# --------------------------------------------------------------------------- the scaling check
+
+#: A JSON string literal (its quotes included), on the bytes: escapes kept whole, never
+#: across a line (a JSON string holds no raw newline).  Linear: one way to match each byte.
+_STRING_LITERAL: Final = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+#: The scaling check leaves out files larger than this, and strings longer than this.
+SCALE_MAX_FILE: Final = 4 << 20
+SCALE_MAX_STRING: Final = 1 << 20
+
+
+def scale_longest(data: bytes, kind: str, factor: int = 10) -> tuple[bytes, int] | None:
+    """The mutant with its longest string ``factor`` times longer (its text repeated), and
+    that string's length in bytes; None for a store, a file too large, a gzip stream that
+    does not decompress, or a file without a string of two bytes or more."""
+    if kind == "db" or len(data) > SCALE_MAX_FILE:
+        return None
+    text = data
+    if kind in ("gz", "jsonlgz"):
+        try:
+            text = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error):
+            return None
+        if len(text) > SCALE_MAX_FILE:
+            return None
+    best: re.Match[bytes] | None = None
+    for found in _STRING_LITERAL.finditer(text):
+        if best is None or found.end() - found.start() > best.end() - best.start():
+            best = found
+    if best is None or best.end() - best.start() < 4:
+        return None
+    inner = text[best.start() + 1 : best.end() - 1]
+    if len(inner) > SCALE_MAX_STRING:
+        return None
+    scaled = text[: best.start() + 1] + inner * factor + text[best.end() - 1 :]
+    if kind in ("gz", "jsonlgz"):
+        scaled = gzip.compress(scaled, mtime=0)
+    return scaled, len(inner)

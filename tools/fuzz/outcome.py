@@ -26,6 +26,8 @@ DISAGREE: Final = "disagree"  # two code paths gave the same bytes different ver
 CRASH: Final = "crash"  # the worker process died (a signal, an abort) without a Python exception
 WROTE: Final = "wrote"  # the target changed the files it read, or created files beside them
 SKIPPED: Final = "skipped"  # not run: it needs a loaded checkpoint and the load was refused
+LEAKED: Final = "leaked"  # a planted secret in what a command printed with --redact
+SUPERLINEAR: Final = "superlinear"  # 10x the longest string took more than 20x the time
 
 CLASSES: Final = (
     ACCEPTED,
@@ -33,6 +35,8 @@ CLASSES: Final = (
     UNEXPECTED,
     HANG,
     UNSAFE,
+    LEAKED,
+    SUPERLINEAR,
     BLOWUP,
     MEMORY,
     DISAGREE,
@@ -95,6 +99,8 @@ class TargetResult:
     cli_problem: str | None = None
     #: set by a CLI target whose process was killed at its time limit
     cli_hang: bool = False
+    #: set by the ``redact`` target: the kind of a planted secret found in its output, and where
+    leaked: str | None = None
 
 
 class OutputBudgetExceeded(Exception):

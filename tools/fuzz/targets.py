@@ -34,6 +34,7 @@ from foldctl.cli.main import run as run_command_line
 from foldctl.digest import digest
 from foldctl.errors import FoldctlError
 from foldctl.fingerprint import SCHEMES
+from foldctl.formats import registry as formats
 from foldctl.graph.locators import message_locator
 from foldctl.graph.open import open_graph
 from foldctl.graph.resolve import FoldGraph, resolve
@@ -42,7 +43,7 @@ from foldctl.load.fast import try_load
 from foldctl.model import Checkpoint, frame_indices
 from foldctl.sources.files import decompress
 from foldctl.sources.store import Store, split_source
-from tools.fuzz import mcp_target
+from tools.fuzz import mcp_target, planted
 from tools.fuzz.outcome import OutputBudgetExceeded, TargetResult, input_size, output_budget
 
 #: The directory of the package under test: frames inside it are "foldctl frames".
@@ -63,7 +64,7 @@ class Target:
 
     name: str
     run: TargetFn | None  # None for a paired target (see ``paired``)
-    #: which mutants it takes: "file" (.json, .json.gz) and/or "store" (.db)
+    #: which mutants it takes: "file" (.json, .json.gz, .jsonl, .jsonl.gz) and/or "store" (.db)
     kinds: frozenset[str]
     #: skipped when ``resolve`` did not accept the mutant (it would only repeat that verdict)
     needs_graph: bool = True
@@ -240,6 +241,9 @@ def load(data: bytes, name: str) -> TargetResult:
     message the fast path cannot decode must fail with the exact path's own
     error, word for word (one verdict per file).
     """
+    if is_session(name):
+        _facts(formats.load(decompress(name, data), name))  # every message decoded
+        return TargetResult()
     envelope = _store_envelope(name)
     body = envelope if envelope is not None else decompress(name, data)
     fast = _verdict(lambda: try_load(body, name))
@@ -274,6 +278,12 @@ def load(data: bytes, name: str) -> TargetResult:
             result.disagreement_kind = "differ: " + re.sub(r"\[\d+\]", "[]", what)
             return result
     return result
+
+
+def is_session(name: str) -> bool:
+    """A session file of another runtime (one record a line): read through the format
+    registry, which has one loader for it (there is no second path to compare)."""
+    return name.endswith((".jsonl", ".jsonl.gz"))
 
 
 def _kind(error: FoldctlError) -> str:
@@ -380,19 +390,52 @@ def _findings(graph: FoldGraph, *, stored: bool) -> list[Any] | str:
 
 
 def redact(data: bytes, name: str) -> TargetResult:
-    """``--redact`` on the transcript and the review list (a fixed key: reproducible)."""
+    """``--redact`` (a fixed key: reproducible) on the commands that print what a file
+    holds: the overview (text, JSON), the transcript (text, JSONL), a search, the HTML
+    report and the review list.  A planted secret (``tools/fuzz/planted.py``) in any
+    output or error line is ``leaked``."""
     with tempfile.TemporaryDirectory(prefix="foldctl-fuzz-") as folder:
         key = Path(folder) / "key"
         key.write_bytes(_KEY)
+        page = Path(folder) / "report.html"
         red = ["--redact", "--redact-key-file", str(key)]
-        return _outputs(
-            data,
-            [
-                (["expand", name, "--include-detached", *red], True),
-                (["expand", name, "--include-detached", "-f", "jsonl", *red], False),
-                (["redactions", name, "--redact-key-file", str(key)], True),
-            ],
-        )
+        try:
+            result = _outputs(
+                data,
+                [
+                    (["show", name, *red], True),
+                    (["show", name, "-f", "json", *red], False),
+                    (["expand", name, "--include-detached", *red], True),
+                    (["expand", name, "--include-detached", "-f", "jsonl", *red], False),
+                    (["grep", "-i", "a|e|@", name, "-j", "1", "-f", "jsonl", *red], False),
+                    (["report", name, "-o", str(page), "--now", _STAMP, *red], False),
+                    (["redactions", name, "--redact-key-file", str(key)], True),
+                ],
+            )
+        except Refused as e:
+            found = planted.leaked(str(e))
+            if found is None:
+                raise
+            return TargetResult(leaked=f"{found}: in an error line: {str(e)[:200]}")
+        if page.exists():
+            result.machine_outputs.append(page.read_bytes())
+    outputs: list[tuple[str, str | bytes]] = [("text output", t) for t in result.text_outputs]
+    outputs += [("machine output", m) for m in result.machine_outputs]
+    outputs += [("an error line", e) for e in result.error_messages]
+    for where, output in outputs:
+        found = planted.leaked(output)
+        if found is not None:
+            result.leaked = f"{found}: in {where}: {_around(output, found)}"
+            break
+    return result
+
+
+def _around(output: str | bytes, kind: str) -> str:
+    """The planted secret of ``kind`` with 60 characters either side (for the report)."""
+    text = output if isinstance(output, str) else output.decode("utf-8", "replace")
+    core = next(s.core for s in planted.SECRETS if s.kind == kind)
+    at = text.find(core)
+    return repr(text[max(0, at - 60) : at + len(core) + 60])
 
 
 def report(data: bytes, name: str) -> TargetResult:
@@ -547,7 +590,7 @@ TARGETS: Final[tuple[Target, ...]] = (
     Target("tables", tables, _BOTH, runs=5),
     Target("verify", verify, _BOTH, needs_graph=False, runs=3),
     Target("claims", claims, _BOTH, runs=4),
-    Target("redact", redact, _BOTH, runs=3),
+    Target("redact", redact, _BOTH, runs=7),
     Target("report-html", report, _BOTH),
     Target("grep", grep, _BOTH, needs_graph=False, runs=5),
     Target("diff", None, _BOTH, paired=diff_against, runs=6),
