@@ -233,6 +233,7 @@ class _Check:
         self.carried = [(ref, A.summary_atoms(text), text.lower()) for ref, text in carried]
         self._searched: tuple[EvidenceRef, ...] | None = None
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
+        self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
 
     # ------------------------------------------------------------ driver
 
@@ -375,8 +376,12 @@ class _Check:
                 return "the number is in the originals, its unit not beside it"
         value = _numeric_value(atom)
         derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
-        if derivable and value is not None and self._derivable_from_one(atom, value, clause):
-            return "works out from numbers of one message; not stated there"
+        if derivable and value is not None:
+            if self._worked_out >= _WORKED_OUT_BUDGET:
+                return "one number too many to work out in one summary; not checked"
+            self._worked_out += 1
+            if self._derivable_from_one(atom, value, clause):
+                return "works out from numbers of one message; not stated there"
         return None
 
     def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
@@ -386,8 +391,8 @@ class _Check:
         the work per summary stays bounded."""
         own = [
             v
-            for other in self.atoms
-            if other is not atom and clause[0] <= other.start < clause[1]
+            for other in self._atoms_in(*clause)
+            if other is not atom
             for v in [_numeric_value(other)]
             if v is not None
         ]
@@ -422,10 +427,14 @@ class _Check:
         percent = atom.kind == A.PERCENT and self.summary.startswith(" of ", atom.end)
         if cue is None and not percent:
             return None
+        said = cue or "a share of numbers in the originals; not checked"
+        if self._worked_out >= _WORKED_OUT_BUDGET:
+            return said  # unverified: one number too many to work out in one summary
+        self._worked_out += 1
         numbers = self._related_numbers(atom, clause)
         if D.derivable(value, numbers, percent=percent, places=_places(atom)):
             return True
-        return cue or "a share of numbers in the originals; not checked"
+        return said
 
     def _related_numbers(
         self, atom: Atom, clause: tuple[int, int], *, recent: bool = True
@@ -511,7 +520,10 @@ class _Check:
         hit = _COUNTED.search(self.summary, begin, status.start)
         if hit is None:
             return False
-        if any(a.start <= hit.start() < a.end for a in self.atoms if a.kind in A.ENTITY_KINDS):
+        at = hit.start()
+        before = bisect_right(self._atom_starts, at)  # the atoms that start by it; the last
+        near = self.atoms[max(0, before - 8) : before]  # few are the ones that may hold it
+        if any(at < a.end for a in near if a.kind in A.ENTITY_KINDS):
             return False  # "run 8812 has not started": an id, not a count
         return not set(self.summary[hit.start() : status.start].lower().split()) & _COPULAS
 
@@ -1279,6 +1291,11 @@ _SHARE_OF: Final = lazy(
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4
+#: How many of one summary's numbers are tried as worked out from its originals (each
+#: try combines up to :data:`~foldctl.claims.derived.MAX_NUMBERS` numbers of several
+#: results); past it a number not found as written is ``unverified``, never
+#: ``unsupported``, so a summary of thousands of sentences is checked in bounded time.
+_WORKED_OUT_BUDGET: Final = 500
 #: Words that make a duration the gap between two moments ("25 minutes over", "7 days left").
 _TIME_SPAN: Final = lazy(
     r"\b(?:over|under|left|remaining|in hand|late|early|margin|longer|shorter|delay\w*|"
