@@ -11,7 +11,7 @@ a value that works out is supported, one that does not is ``unverified`` (never
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Final
@@ -38,13 +38,8 @@ def numbers_in(text: str) -> list[Decimal]:
     """The numbers written in ``text`` (any locale's separators), the first
     :data:`MAX_NUMBERS` distinct ones."""
     found: dict[Decimal, None] = {}
-    written: set[str] = set()
     for m in _NUMBER.finditer(text[:200_000]):
-        raw = m.group()
-        if raw in written:  # the same number again: read once
-            continue
-        written.add(raw)
-        value = A.to_decimal(raw, grouped=True)
+        value = A.to_decimal(m.group(), grouped=True)
         if value is not None and value not in found:
             found[value] = None
             if len(found) >= MAX_NUMBERS:
@@ -65,49 +60,55 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
     percentage of another.
 
-    Each candidate partner of a number is found by bisection in the sorted numbers (the
-    one that would make the value, then its neighbours), so the work grows as n log n, not
-    with every pair."""
+    Each number looks for its partner among the sorted numbers, in the window where their
+    sum, difference, product or ratio would fall (widened past rounding), and each one
+    found is checked exactly as written: the answer of trying every pair, in n log n
+    (every pair of every number of a summary of thousands of sentences took seconds)."""
     if value == 0:
         return False
     tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
     values = list(dict.fromkeys(n for n in numbers if n != 0))[:MAX_NUMBERS]
     target = abs(value)
-    ordered = sorted(values)
 
     def near(candidate: Decimal) -> bool:
         return abs(candidate - target) <= tolerance
 
-    def combined(op: str, a: Decimal, b: Decimal) -> Decimal:
-        if op == "sum":
-            return a + b
-        if op == "difference":
-            return abs(a - b)
-        if op == "product":
-            return a * b
-        if op == "ratio":
-            return a / b
-        return a / b * 100  # a percentage
+    if any(near(a) for a in values):
+        return True
+    lo, hi = target - tolerance, target + tolerance
+    if percent and lo <= 0:  # a ratio near 0: no window to look in, every pair is tried
+        return any(
+            near(top / bottom * 100)
+            for i, a in enumerate(values)
+            for b in values[i + 1 :]
+            for top, bottom in ((a, b), (b, a))
+        )
+    ordered = sorted(values)
 
-    def partner(op: str, a: Decimal, wanted: Decimal) -> bool:
-        """Whether the number nearest ``wanted`` (or a neighbour), with ``a``, makes it."""
-        at = bisect_left(ordered, wanted)
-        return any(b != a and near(combined(op, a, b)) for b in ordered[max(0, at - 1) : at + 1])
+    def partners(a: Decimal, one: Decimal, other: Decimal) -> list[Decimal]:
+        """The numbers but ``a`` between ``one`` and ``other``, widened past rounding."""
+        low, high = min(one, other), max(one, other)
+        slack = (abs(low) + abs(high)) * _SLACK + _SLACK
+        found = ordered[bisect_left(ordered, low - slack) : bisect_right(ordered, high + slack)]
+        return [b for b in found if b != a]
 
     for a in values:
-        if near(a):
-            return True
-        if percent:
-            if partner("percent", a, a * 100 / target):
+        if percent:  # a as the top: a / b * 100 near the value
+            if any(near(a / b * 100) for b in partners(a, a * 100 / lo, a * 100 / hi)):
                 return True
             continue
-        if (
-            partner("sum", a, target - a)
-            or partner("difference", a, a - target)
-            or partner("difference", a, a + target)
-            or partner("product", a, target / a)
-            or partner("ratio", a, a / target)
-        ):
+        if any(near(a + b) for b in partners(a, lo - a, hi - a)):
+            return True
+        if any(near(abs(a - b)) for b in partners(a, a - hi, a - lo)):
+            return True
+        if any(near(abs(a - b)) for b in partners(a, a + lo, a + hi)):
+            return True
+        if any(near(a * b) for b in partners(a, lo / a, hi / a)):
+            return True
+        # a as the top of a ratio (each pair is tried both ways); a value that rounds to
+        # 0 has no window to look in: every partner is tried
+        tops = partners(a, a / hi, a / lo) if lo > 0 else [b for b in values if b != a]
+        if any(near(a / b) for b in tops):
             return True
     if percent:
         return False
@@ -118,3 +119,8 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
             if near(total):
                 return True
     return False
+
+
+#: How far :func:`derivable` widens its windows, relative to their ends, past the rounding
+#: of decimal arithmetic (28 significant digits).
+_SLACK: Final = Decimal("1e-20")

@@ -313,7 +313,7 @@ def _derivable_by_every_pair(
             if percent:
                 if near(a / b * 100) or near(b / a * 100):
                     return True
-            elif near(a + b) or near(abs(a - b)) or near(a * b):
+            elif near(a + b) or near(abs(a - b)) or near(a * b) or near(a / b) or near(b / a):
                 return True
     if percent:
         return False
@@ -349,7 +349,9 @@ def test_derived_values_are_found_as_every_pair_finds_them() -> None:
         value = number()
         if len(numbers) > 1 and rng.random() < 0.6:
             a, b = rng.sample(numbers, 2)
-            made = rng.choice([a + b, abs(a - b), a * b, a / b * 100 if b else a])
+            made = rng.choice(
+                [a + b, abs(a - b), a * b, a / b if b else a, a / b * 100 if b else a]
+            )
             value = made.quantize(Decimal(1).scaleb(-places)) + rng.choice(
                 [Decimal(0), Decimal("0.01"), Decimal("-0.004")]
             )
