@@ -344,7 +344,7 @@ def open(source: Openable, *, scheme: str | None = None) -> Conversation:
 
     spec = _spec(source)
     if isinstance(spec, dict):
-        from foldctl.load.checkpoint import load_object
+        from foldctl.formats.source import load_object
 
         graph, note = join(load_object(spec), scheme)
     else:

@@ -3,5 +3,5 @@ named in an error, and joined (docs/architecture.md, "Input formats").
 
 Each format is one module holding one :class:`~foldctl.formats.base.InputFormat`;
 :mod:`foldctl.formats.registry` lists them, recognises a file by its bytes and loads it.
-Everything that loads a source asks the registry (``load/checkpoint.py``).
+Everything that loads a source asks the registry (``formats/source.py``).
 """

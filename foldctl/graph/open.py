@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from foldctl.fingerprint import require_scheme
 from foldctl.formats import registry as formats
+from foldctl.formats.source import load_source
 from foldctl.graph.resolve import FoldGraph, FramePrints, detect_scheme, resolve
-from foldctl.load.checkpoint import load_source
 from foldctl.model import Checkpoint
 from foldctl.sources.files import SourceSpec
 

@@ -22,11 +22,11 @@ from foldctl.digest import digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
 from foldctl.fingerprint import require_scheme
 from foldctl.formats import registry as formats
+from foldctl.formats.source import checkpoint_of, load_bytes
 from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
-from foldctl.load.checkpoint import checkpoint_of, load_bytes
 from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
 from foldctl.query.locate import Where, where
@@ -420,7 +420,7 @@ def open_searched(
 ) -> FoldGraph | None:
     """Load and join one source, or None when ``prefilter`` shows from its bytes (after
     gzip; a store session's envelope) that it cannot match.  Reads as
-    :func:`foldctl.load.checkpoint.load_source` does, so errors are the same."""
+    :func:`foldctl.formats.source.load_source` does, so errors are the same."""
     if prefilter is None:
         return open_graph(spec, scheme)[0]
     if isinstance(spec, str) and "#" in spec:

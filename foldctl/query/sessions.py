@@ -13,9 +13,9 @@ from foldctl.audit.codes import SEVERITIES
 from foldctl.errors import FoldctlError, InputError, NotACheckpoint
 from foldctl.fingerprint import require_scheme
 from foldctl.formats.registry import SESSION_FOLDERS, session_folders
+from foldctl.formats.source import checkpoint_of, load_source
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
-from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.parallel import batch_size, map_ordered
 from foldctl.query.records import Table
 from foldctl.sources.files import SourceSpec, source_name

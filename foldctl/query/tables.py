@@ -26,6 +26,7 @@ from foldctl.audit.codes import Finding
 from foldctl.claims.record import audit_findings
 from foldctl.digest import digest
 from foldctl.formats import registry as formats
+from foldctl.formats.source import checkpoint_of, load_source
 from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, filter_events
 from foldctl.graph.open import join
 from foldctl.graph.resolve import FoldGraph
@@ -37,7 +38,6 @@ from foldctl.graph.walk import (
     walk,
     walk_floating,
 )
-from foldctl.load.checkpoint import checkpoint_of, load_source
 from foldctl.model import Checkpoint
 from foldctl.query.records import fold_counts, span_rows
 from foldctl.redact.apply import redact_graph

@@ -17,8 +17,8 @@ import pytest
 
 from foldctl import jsoncodec
 from foldctl.audit.checks import audit
+from foldctl.formats.source import load_source
 from foldctl.graph.resolve import detect_scheme, resolve
-from foldctl.load.checkpoint import load_source
 from tests.support import run_cli, run_proc
 from tests.support.builders import T0, call, frame, result, span, user
 

@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from foldctl.errors import InputError
-from foldctl.load.checkpoint import load_source
+from foldctl.formats.source import load_source
 from tests.support import run_proc
 from tests.support.builders import clean
 

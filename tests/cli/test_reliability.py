@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from foldctl import jsoncodec
 from foldctl.errors import InputError
-from foldctl.load.checkpoint import load_bytes
+from foldctl.formats.source import load_bytes
 from foldctl.load.exact import load_document
 from tests.support import REPO, SAMPLES, jsonl, run_cli
 from tests.support.builders import Convo, write_doc

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from foldctl.audit.checks import audit
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import detect_scheme, resolve
-from foldctl.load.checkpoint import load_bytes
 from foldctl.sources.store import list_session_sources
 from tests.support import SAMPLES, run_cli, run_proc
 from tools import make_store

@@ -19,8 +19,8 @@ from foldctl.audit.checks import audit
 from foldctl.audit.codes import CODES, SEVERITIES, Finding
 from foldctl.fingerprint import fnv1a32
 from foldctl.formats.agentfootprint import parse_label
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import detect_scheme, resolve
-from foldctl.load.checkpoint import load_bytes
 from foldctl.load.exact import load_document
 from foldctl.sources.scan import scan_sources
 from tests.support import REPO, jsonl, run_cli, run_proc

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from foldctl.fingerprint import fnv1a32
+from foldctl.formats.source import load_source
 from foldctl.graph.resolve import FoldGraph, resolve
 from foldctl.graph.walk import CHAIN_FIELD_MAX, Row, walk
-from foldctl.load.checkpoint import load_source
 from foldctl.model import is_frame
 from tests.support import CONFORMANCE, conformance_cases, conformance_params, run_cli
 

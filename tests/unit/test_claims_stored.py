@@ -22,9 +22,9 @@ from foldctl.claims import failures as F
 from foldctl.claims.index import MessageAtoms, index_message, wanted_tokens
 from foldctl.claims.record import _evidence_of, check_graph, summary_texts
 from foldctl.claims.stored import index_stored
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import resolve
 from foldctl.graph.walk import Row, walk
-from foldctl.load.checkpoint import load_bytes
 from foldctl.load.fast import RawMessages
 from tools.claims_corpus import build_corpus, case_checkpoint
 from tools.claims_corpus.written import cases as written_cases

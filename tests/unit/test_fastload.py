@@ -70,7 +70,7 @@ def test_unknown_key_takes_the_exact_path() -> None:
 
 def test_invalid_message_in_a_span_is_named_on_the_fast_path() -> None:
     from foldctl.errors import InputError
-    from foldctl.load.checkpoint import load_bytes
+    from foldctl.formats.source import load_bytes
 
     span = {
         "summaryFingerprint": "1",

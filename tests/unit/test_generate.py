@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from foldctl import jsoncodec
 from foldctl.fingerprint import SCHEMES
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import FoldGraph, resolve
-from foldctl.load.checkpoint import load_bytes
 from foldctl.model import Checkpoint
 from tools import generate as gen
 from tools.generate import GenSpec, RunSpec

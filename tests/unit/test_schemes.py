@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import detect_scheme, resolve
-from foldctl.load.checkpoint import load_bytes
 from tests.support import conformance_params, run_cli, run_proc
 from tools import make_store
 from tools.generate import GenSpec, RunSpec, generate, to_bytes, wrap_conversation_envelope

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from foldctl.errors import InputError
-from foldctl.load.checkpoint import load_session
+from foldctl.formats.source import load_session
 from foldctl.sources import store
 from tests.support import REPO, app, run_cli, run_proc
 from tools import make_store

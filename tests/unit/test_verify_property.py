@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import Finding
 from foldctl.fingerprint import fnv1a32
+from foldctl.formats.source import load_bytes
 from foldctl.graph.resolve import detect_scheme, resolve
-from foldctl.load.checkpoint import load_bytes
 from foldctl.model import is_frame
 from tools import generate as gen
 from tools.generate import GenSpec, RunSpec
