@@ -600,17 +600,9 @@ class EvidenceIndex:
         of); ``True`` when some message names the noun with the number on the
         same line, or enumerates exactly that many items; ``False`` otherwise.
         """
-        stem = lemma.split()[-1]
-        stem = stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
-        probe = Atom("lemma", stem, stem, 0, 0)
+        stem = _count_stem(lemma)
         seen = False
-        position = start
-        for _ in range(_COUNT_CANDIDATES):
-            if position >= stop:
-                break
-            found = self._search(probe, position, stop, last=False)
-            if found is None:
-                break
+        for found in self._naming(stem, start, stop):
             seen = True
             key = (found, number, stem)
             verdict = self._counts.get(key)
@@ -618,8 +610,21 @@ class EvidenceIndex:
                 verdict = self._counts[key] = _count_in_message(self.text(found), number, stem)
             if verdict:
                 return True
-            position = found + 1
         return None if not seen else False
+
+    def _naming(self, stem: str, start: int, stop: int) -> Iterator[int]:
+        """The first few messages in ``[start, stop)`` that name ``stem`` (at most
+        :data:`_COUNT_CANDIDATES`), in order."""
+        probe = Atom("lemma", stem, stem, 0, 0)
+        position = start
+        for _ in range(_COUNT_CANDIDATES):
+            if position >= stop:
+                return
+            found = self._search(probe, position, stop, last=False)
+            if found is None:
+                return
+            yield found
+            position = found + 1
 
     def numbers(self, position: int) -> list[Decimal]:
         """The numbers a message writes (:func:`foldctl.claims.derived.numbers_in`), read once
@@ -637,16 +642,8 @@ class EvidenceIndex:
     ) -> bool:
         """Whether a message in ``[start, stop)`` gives another count of the noun of a small
         count (``3 items`` against "4 items"): the strong evidence against it."""
-        stem = lemma.split()[-1]
-        stem = stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
-        probe = Atom("lemma", stem, stem, 0, 0)
-        position = start
-        for _ in range(_COUNT_CANDIDATES):
-            if position >= stop:
-                break
-            found = self._search(probe, position, stop, last=False)
-            if found is None:
-                break
+        stem = _count_stem(lemma)
+        for found in self._naming(stem, start, stop):
             key = (found, number, stem, said)
             verdict = self._conflicts.get(key)
             if verdict is None:
@@ -655,8 +652,14 @@ class EvidenceIndex:
                 )
             if verdict:
                 return True
-            position = found + 1
         return False
+
+
+def _count_stem(lemma: str) -> str:
+    """The stem a count's noun is searched by: its last word (``entry``/``entries`` as
+    ``entr``)."""
+    stem = lemma.split()[-1]
+    return stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
 
 
 def count_conflict(text: str, number: int, stem: str, said: frozenset[str] = frozenset()) -> bool:
