@@ -457,3 +457,19 @@ def test_the_scaling_check_flags_superlinear_targets(
     assert (tmp_path / "out" / sidecar["scaled"]["file"]).stat().st_size > 2 * mutant
     lines = harness.report_lines(summary)
     assert any(line.startswith("scaling check") for line in lines)
+
+
+def test_the_cli_targets_take_a_partial_sessions_note(tmp_path: Path) -> None:
+    """A session file with a line that is not JSON: the command says on stderr that it is
+    partial (a ``foldctl:`` note), which the CLI targets accept beside an error line."""
+    lines = (mutators.SAMPLES / "codex_rollout.jsonl").read_bytes().splitlines(keepends=True)
+    lines.insert(5, b"not json\n")
+    path = tmp_path / "partial.jsonl"
+    path.write_bytes(b"".join(lines))
+    for command in ("show", "expand"):
+        result = adapter.run_cli([command, str(path)])
+        assert result.cli_problem is None, result.cli_problem
+        assert not result.error_messages
+        assert "is partial: line 6 is not JSON" in result.text_outputs[1]
+    harness_result = adapter.run_cli(["show", str(tmp_path / "missing.jsonl")])
+    assert harness_result.cli_problem is None and not harness_result.error_messages

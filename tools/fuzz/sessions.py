@@ -116,7 +116,7 @@ def boundary_nowhere(rng: random.Random, records: Records, limits: m.Limits) -> 
         elif choice == "null-message":
             records[i]["payload"] = {"message": None}
         else:
-            del records[i]["payload"]
+            records[i].pop("payload", None)
         return f"boundary-nowhere(codex {choice})"
     bounds = [r for r in records if isinstance(r, dict) and r.get("subtype") == "compact_boundary"]
     if not bounds:

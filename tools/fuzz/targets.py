@@ -500,6 +500,8 @@ def sessions(data: bytes, name: str) -> TargetResult:
 #: Seconds a CLI run may take before it counts as a hang (the harness may change it).
 CLI_SETTINGS: dict[str, float] = {"timeout": 20.0}
 _ERROR_PREFIX: Final = "foldctl: error: "
+#: A note on standard error (a partial session file), one line, beside at most one error.
+_NOTE_PREFIX: Final = "foldctl: "
 
 
 def _cli_env() -> dict[str, str]:
@@ -516,10 +518,11 @@ def run_cli(args: Sequence[str], timeout: float | None = None) -> TargetResult:
     """``python -m foldctl ARGS`` with output to pipes: exit status, stderr and stdout checked.
 
     Exit status must be 0, 1 or 2; stderr must hold no traceback and nothing
-    but ``foldctl: error:`` lines, and a status of 2 needs one.  Every run
-    here names one mutant (and at most one pristine file), so more than one
-    line on stderr is an error message that spilled onto a second line: it is
-    reported as an error message holding a newline.
+    but ``foldctl: error:`` lines and ``foldctl:`` notes (a session file that is
+    partial), and a status of 2 needs an error.  Every run here names one mutant
+    (and at most one pristine file), so a second error line, a second note or a line
+    without the prefix is a message that spilled onto a second line: it is reported
+    as an error message holding a newline.
     """
     result = TargetResult()
     try:
@@ -536,15 +539,18 @@ def run_cli(args: Sequence[str], timeout: float | None = None) -> TargetResult:
     stdout = proc.stdout.decode("utf-8", "replace")
     stderr = proc.stderr.decode("utf-8", "replace")
     lines = stderr.splitlines()
+    errors = [line for line in lines if line.startswith(_ERROR_PREFIX)]
+    notes = [line for line in lines if line.startswith(_NOTE_PREFIX) and line not in errors]
+    stray = [line for line in lines if not line.startswith(_NOTE_PREFIX)]
     if proc.returncode not in (0, 1, 2):
         result.cli_problem = f"exit status {proc.returncode}"
     elif "Traceback (most recent call last)" in stderr:
         result.cli_problem = f"traceback on stderr: {lines[-1][:200] if lines else ''}"
-    elif proc.returncode == 2 and not any(line.startswith(_ERROR_PREFIX) for line in lines):
+    elif proc.returncode == 2 and not errors:
         result.cli_problem = "exit status 2 without an error line on stderr"
-    elif lines and not lines[0].startswith(_ERROR_PREFIX):
-        result.cli_problem = f"stderr line without the error prefix: {lines[0][:200]!r}"
-    if len(lines) > 1:
+    elif stray and len(lines) == 1:
+        result.cli_problem = f"stderr line without the foldctl prefix: {lines[0][:200]!r}"
+    if len(errors) > 1 or len(notes) > 1 or (stray and len(lines) > 1):
         result.error_messages.append(stderr.rstrip("\n"))
     result.text_outputs += [stdout, stderr]
     return result
