@@ -680,13 +680,14 @@ def test_many_runs_show_the_first_few_and_the_rest_one_click_away(tmp_path: Path
 
 
 def test_output_that_is_not_html_is_refused_before_any_work(tmp_path: Path) -> None:
+    demo = SAMPLES / "nested_chain.json"  # bundled: the test runs in a fresh clone
     for name in ("r.md", "r.json", "report"):
         out = tmp_path / name
-        refused = run_cli("report", str(NESTED), "-o", str(out))
+        refused = run_cli("report", str(demo), "-o", str(out))
         assert refused.exit_code == 2 and not out.exists()
         assert refused.stderr == (
             f"foldctl: error: -o {out}: report writes HTML, to a FILE.html; for markdown: "
-            f"foldctl expand {NESTED} --format markdown > {out}\n"
+            f"foldctl expand {demo} --format markdown > {out}\n"
         )
     for name in ("r.html", "R.HTM"):
-        assert run_cli("report", str(NESTED), "-o", str(tmp_path / name)).exit_code == 0
+        assert run_cli("report", str(demo), "-o", str(tmp_path / name)).exit_code == 0

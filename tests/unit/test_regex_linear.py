@@ -129,6 +129,8 @@ def patterns() -> dict[Key, str]:
     found: dict[Key, str] = {}
     for module in _modules():
         for name, value in vars(module).items():
+            if value is lazyre.REGISTRY:
+                continue  # every lazy pattern, named below after the module that holds it
             _visit(value, found, f"{module.__name__}.{name}")
         source = getattr(module, "__file__", None)
         if source and source.endswith(".py"):
