@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from tools.benchkit import CACHE, FOLDCTL, PY, REPO
+from tools.benchkit import CACHE, FOLDCTL, PY, REPO, run_once
 
 GENERATOR_SEED = 1
 
@@ -74,26 +74,6 @@ class FileResult:
     folds: int
     messages: int
     measures: list[Measure] = field(default_factory=list)
-
-
-def run_once(argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one child process.
-
-    The kernel's peak RSS of a child includes what it shared with this process
-    before exec, so this process never loads a large file itself: generation,
-    counting and the in-process resolver runs happen in children or last.
-    """
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.stderr:
-        proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):  # 1 is "found something" (claims, verify, grep): a result
-        raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{stderr}")
-    return elapsed, usage.ru_maxrss / 1024
 
 
 def measure(name: str, argv: list[str], runs: int, shown: str | None = None) -> Measure:

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 import orjson
 
-from tools.benchkit import CACHE, FOLDCTL, PY, REPO, write_chunks
+from tools.benchkit import CACHE, FOLDCTL, PY, REPO, run_once, write_chunks
 from tools.generate_sessions import ClaudeSession, CodexRollout
 
 #: The bounds the issue sets: claims within 2x expand; peak within 4x the file.
@@ -52,12 +52,6 @@ class Peak:
     megabytes: float
     peak_mb: float
     beyond: float  # (peak - start-up) / file size
-
-
-def _run(argv: list[str]) -> tuple[float, float]:
-    from tools.bench import run_once
-
-    return run_once(argv)
 
 
 # --------------------------------------------------------------------------- claims
@@ -111,8 +105,8 @@ def bench_claims(runs: int) -> list[dict[str, Any]]:
         expand: list[float] = []
         claims: list[float] = []
         for _ in range(runs):
-            expand.append(_run([*FOLDCTL, "expand", "--format", "jsonl", str(path)])[0])
-            claims.append(_run([*FOLDCTL, "claims", str(path)])[0])
+            expand.append(run_once([*FOLDCTL, "expand", "--format", "jsonl", str(path)])[0])
+            claims.append(run_once([*FOLDCTL, "claims", str(path)])[0])
         e, c = statistics.median(expand), statistics.median(claims)
         rows.append({"file": name, "expandSeconds": e, "claimsSeconds": c, "ratio": c / e})
     return rows
@@ -181,12 +175,12 @@ def huge_string_files(megabytes: int) -> dict[str, Path]:
 
 def bench_memory(megabytes: int) -> list[Peak]:
     """Peak RSS of expand (text, jsonl) beyond the interpreter's start-up, per format."""
-    startup = statistics.median(_run([PY, "-c", "import foldctl"])[1] for _ in range(3))
+    startup = statistics.median(run_once([PY, "-c", "import foldctl"])[1] for _ in range(3))
     peaks = []
     for name, path in huge_string_files(megabytes).items():
         file_mb = path.stat().st_size / (1024 * 1024)
         for command in (["expand"], ["expand", "--format", "jsonl"]):
-            peak = _run([*FOLDCTL, *command, str(path)])[1]
+            peak = run_once([*FOLDCTL, *command, str(path)])[1]
             peaks.append(Peak(name, " ".join(command), file_mb, peak, (peak - startup) / file_mb))
     return peaks
 

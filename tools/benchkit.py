@@ -1,12 +1,16 @@
 """What every benchmark script shares: where the repository and its cache are, how to run
-foldctl as a fresh process, how a generated file of any size is written."""
+foldctl as a fresh process and measure one run of it, how a generated file of any size is
+written."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 REPO: Final = Path(__file__).resolve().parent.parent
 CACHE: Final = REPO / ".bench-cache"
@@ -23,3 +27,23 @@ def write_chunks(path: str | Path, chunks: Iterable[bytes]) -> int:
             out.write(chunk)
             total += len(chunk)
     return total
+
+
+def run_once(argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one child process.
+
+    The kernel's peak RSS of a child includes what it shared with this process
+    before exec, so this process never loads a large file itself: generation,
+    counting and the in-process resolver runs happen in children or last.
+    """
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.stderr:
+        proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # 1 is "found something" (claims, verify, grep): a result
+        raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{stderr}")
+    return elapsed, usage.ru_maxrss / 1024

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from foldctl.errors import FoldctlError
-from tools.fuzz import harness, mutators, outcome
+from tools.fuzz import harness, mutants, mutators, outcome
 from tools.fuzz import targets as adapter
 from tools.fuzz.outcome import TargetResult
 
@@ -59,8 +59,8 @@ def test_corpus_skips_oracles_and_finds_every_kind(corpus: list[mutators.Seed]) 
 
 def test_mutants_are_deterministic(corpus: list[mutators.Seed]) -> None:
     for index in range(60):
-        a = mutators.make_mutant(corpus, 5, index, mutators.QUICK)
-        b = mutators.make_mutant(corpus, 5, index, mutators.QUICK)
+        a = mutants.make_mutant(corpus, 5, index, mutators.QUICK)
+        b = mutants.make_mutant(corpus, 5, index, mutators.QUICK)
         assert a.chain == b.chain
         if not any(step.startswith("wal(") for step in a.chain):  # a WAL holds random salts
             assert a.data == b.data, a.chain
@@ -71,12 +71,12 @@ def test_a_large_seed_is_picked_less_often_in_proportion(tmp_path: Path) -> None
     # gets an eighth of a small seed's share, so one large file cannot take the run.
     small = mutators.SAMPLES / "one_fold_conversation.json"
     doc = json.loads(small.read_bytes())
-    doc["history"][0]["content"] = "x" * (8 * mutators.LIGHT_SEED_BYTES)
+    doc["history"][0]["content"] = "x" * (8 * mutants.LIGHT_SEED_BYTES)
     (tmp_path / "small.json").write_bytes(small.read_bytes())
     (tmp_path / "large.json").write_text(json.dumps(doc))
     corpus = mutators.load_corpus((tmp_path,))
     picked = Counter(
-        mutators.make_mutant(corpus, 3, index, mutators.QUICK).seed.name for index in range(900)
+        mutants.make_mutant(corpus, 3, index, mutators.QUICK).seed.name for index in range(900)
     )
     large = picked[f"{tmp_path.name}/large.json"]
     assert picked[f"{tmp_path.name}/small.json"] + large == 900
@@ -309,7 +309,7 @@ def test_session_mutants_break_chains_and_lines(corpus: list[mutators.Seed]) -> 
     """Over a few hundred cases, the session seeds get every session mutation."""
     seen: Counter[str] = Counter()
     for index in range(600):
-        mutant = mutators.make_mutant(corpus, 1, index, mutators.QUICK)
+        mutant = mutants.make_mutant(corpus, 1, index, mutators.QUICK)
         if mutant.kind.startswith("jsonl"):
             seen.update(label.split("(")[0] for label in mutant.chain)
     from tools.fuzz.sessions import SESSION_MUTATORS

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tools.fuzz import mutators, outcome
+from tools.fuzz import mutants, mutators, outcome
 
 if TYPE_CHECKING:
     from tools.fuzz.harness import Config
@@ -95,7 +95,7 @@ def _sidecar_targets(path: Path) -> list[str]:
 def _mutant(args: argparse.Namespace) -> int:
     corpus = mutators.load_corpus(max_seed_bytes=args.max_seed_bytes)
     limits = mutators.QUICK if args.quick else mutators.FULL
-    mutant = mutators.make_mutant(corpus, args.seed, args.index, limits)
+    mutant = mutants.make_mutant(corpus, args.seed, args.index, limits)
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     name = mutant.write(out, stem=f"case-{args.seed}-{args.index}")

@@ -44,7 +44,7 @@ from typing import Any, Final, TextIO
 
 import xxhash
 
-from tools.fuzz import mutators, outcome
+from tools.fuzz import mutants, mutators, outcome
 from tools.fuzz import targets as adapter
 from tools.fuzz.outcome import TargetResult
 
@@ -413,7 +413,7 @@ def _worker(
         _clear(workdir)
         adapter.reset()
         try:
-            mutant = mutators.make_mutant(corpus, config.seed, index, config.limits)
+            mutant = mutants.make_mutant(corpus, config.seed, index, config.limits)
         except Exception:
             conn.send(("mutator-error", index, traceback.format_exc()))
             conn.send(("done", index, False))
