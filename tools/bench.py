@@ -50,7 +50,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from tools.benchkit import CACHE, FOLDCTL, PY, REPO, run_once
+from tools.benchkit import CACHE, FOLDCTL, PY, REPO, generated_file, run_once
 
 GENERATOR_SEED = 1
 
@@ -88,21 +88,8 @@ def measure(name: str, argv: list[str], runs: int, shown: str | None = None) -> 
 
 def ensure_file(megabytes: int) -> Path:
     """The cached test file, generated in a child process (the parent stays small, see run_once)."""
-    CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"sized-{megabytes}mb-seed{GENERATOR_SEED}.json"
-    if not path.exists():
-        print(f"generating {path.name} ...", file=sys.stderr, flush=True)
-        tmp = path.with_suffix(".tmp")
-        code = (
-            "import sys; from tools.generate import write_sized; "
-            "write_sized(sys.argv[1], int(sys.argv[2]), seed=int(sys.argv[3]))"
-        )
-        subprocess.run(
-            [PY, "-c", code, str(tmp), str(megabytes * 1_000_000), str(GENERATOR_SEED)],
-            check=True,
-        )
-        tmp.rename(path)
-    return path
+    name = f"sized-{megabytes}mb-seed{GENERATOR_SEED}.json"
+    return generated_file(name, "generate:write_sized", megabytes * 1_000_000, GENERATOR_SEED)
 
 
 def with_lone_surrogate(path: Path) -> Path:

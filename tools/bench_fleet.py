@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tools.benchkit import CACHE, FOLDCTL, PY, REPO
+from tools.benchkit import CACHE, FOLDCTL, PY, REPO, generated_folder
 
 RARE = "INCIDENT-7731-ESCALATE"
 PLANTED = 5
@@ -59,27 +59,21 @@ def fleet_jobs(folder: Path, count: int) -> list[tuple[str, str, int, int]]:
 
 
 def ensure_fleet(count: int) -> Path:
-    from concurrent.futures import ProcessPoolExecutor
+    def fill(folder: Path) -> None:
+        from concurrent.futures import ProcessPoolExecutor
 
-    folder = CACHE / f"fleet-{count}"
-    done = folder / ".complete"
-    if done.exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    print(f"generating {count} checkpoints in {folder.relative_to(REPO)} ...", file=sys.stderr)
-    jobs = fleet_jobs(folder, count)
-    with ProcessPoolExecutor() as pool:
-        list(pool.map(_fleet_file, jobs, chunksize=8))
-    import orjson
+        import orjson
 
-    for _, path, _, _ in [j for j in jobs if j[0] == "sized"][:: count // PLANTED][:PLANTED]:
-        doc = orjson.loads(Path(path).read_bytes())
-        doc["history"][0]["content"] += f" (escalated as {RARE})"
-        Path(path).write_bytes(orjson.dumps(doc))
-    done.write_text("")
-    return folder
+        print(f"generating {count} checkpoints in {folder.relative_to(REPO)} ...", file=sys.stderr)
+        jobs = fleet_jobs(folder, count)
+        with ProcessPoolExecutor() as pool:
+            list(pool.map(_fleet_file, jobs, chunksize=8))
+        for _, path, _, _ in [j for j in jobs if j[0] == "sized"][:: count // PLANTED][:PLANTED]:
+            doc = orjson.loads(Path(path).read_bytes())
+            doc["history"][0]["content"] += f" (escalated as {RARE})"
+            Path(path).write_bytes(orjson.dumps(doc))
+
+    return generated_folder(f"fleet-{count}", fill)
 
 
 @dataclass

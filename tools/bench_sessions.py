@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Final
 
-from tools.benchkit import CACHE, FOLDCTL, PY, REPO
+from tools.benchkit import FOLDCTL, PY, REPO, generated_file, generated_folder
 
 SEED: Final = 1
 #: The targets of docs/performance.md, "Session files of other runtimes".
@@ -100,18 +99,8 @@ def rounds(commands: list[tuple[str, list[str], str]], runs: int) -> list[dict[s
 
 def ensure_session(megabytes: int = 100) -> Path:
     """The cached generated Claude Code session of ``megabytes`` MB (made in a child)."""
-    CACHE.mkdir(exist_ok=True)
-    path = CACHE / f"claude-{megabytes}mb-seed{SEED}.jsonl"
-    if not path.exists():
-        print(f"generating {path.name} ...", file=sys.stderr, flush=True)
-        tmp = path.with_suffix(".tmp")
-        code = (
-            "import sys; from tools.generate_sessions import write_sized_claude; "
-            "write_sized_claude(sys.argv[1], int(sys.argv[2]) << 20, seed=int(sys.argv[3]))"
-        )
-        subprocess.run([PY, "-c", code, str(tmp), str(megabytes), str(SEED)], check=True, cwd=REPO)
-        tmp.rename(path)
-    return path
+    name = f"claude-{megabytes}mb-seed{SEED}.jsonl"
+    return generated_file(name, "generate_sessions:write_sized_claude", megabytes << 20, SEED)
 
 
 def bench_session(runs: int, megabytes: int = 100) -> dict[str, Any]:
@@ -177,34 +166,29 @@ def _folder_file(job: tuple[str, int, int]) -> int:
 def ensure_folder(megabytes: int) -> Path:
     """A folder of generated Claude Code sessions, about ``megabytes`` MB in all, of
     0.5-8 MB each, :data:`RARE` planted in :data:`PLANTED` of them (cached)."""
-    from concurrent.futures import ProcessPoolExecutor
 
-    folder = CACHE / f"sessions-{megabytes}mb"
-    done = folder / ".complete"
-    if done.exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    rng = random.Random(SEED)
-    jobs: list[tuple[str, int, int]] = []
-    total = 0
-    while total < megabytes * 1_000_000:
-        size = rng.randint(500_000, 8_000_000)
-        project = folder / f"-home-dev-project-{len(jobs) % 17:02d}"
-        jobs.append((str(project / f"session-{len(jobs):04d}.jsonl"), size, len(jobs)))
-        total += size
-    for path, _, _ in jobs:
-        Path(path).parent.mkdir(exist_ok=True)
-    print(f"generating {len(jobs)} sessions in {folder.relative_to(REPO)} ...", file=sys.stderr)
-    with ProcessPoolExecutor() as pool:
-        list(pool.map(_folder_file, jobs, chunksize=4))
-    for path, _, _ in jobs[:: max(1, len(jobs) // PLANTED)][:PLANTED]:
-        data = Path(path).read_bytes()
-        at = data.index(b"ledger", len(data) // 2)  # a word of a tool's output, mid-file
-        Path(path).write_bytes(data[:at] + RARE.encode() + data[at + len(b"ledger") :])
-    done.write_text("")
-    return folder
+    def fill(folder: Path) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        rng = random.Random(SEED)
+        jobs: list[tuple[str, int, int]] = []
+        total = 0
+        while total < megabytes * 1_000_000:
+            size = rng.randint(500_000, 8_000_000)
+            project = folder / f"-home-dev-project-{len(jobs) % 17:02d}"
+            jobs.append((str(project / f"session-{len(jobs):04d}.jsonl"), size, len(jobs)))
+            total += size
+        for path, _, _ in jobs:
+            Path(path).parent.mkdir(exist_ok=True)
+        print(f"generating {len(jobs)} sessions in {folder.relative_to(REPO)} ...", file=sys.stderr)
+        with ProcessPoolExecutor() as pool:
+            list(pool.map(_folder_file, jobs, chunksize=4))
+        for path, _, _ in jobs[:: max(1, len(jobs) // PLANTED)][:PLANTED]:
+            data = Path(path).read_bytes()
+            at = data.index(b"ledger", len(data) // 2)  # a word of a tool's output, mid-file
+            Path(path).write_bytes(data[:at] + RARE.encode() + data[at + len(b"ledger") :])
+
+    return generated_folder(f"sessions-{megabytes}mb", fill)
 
 
 def bench_folder_grep(megabytes: int, runs: int) -> dict[str, Any] | None:

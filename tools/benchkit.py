@@ -5,10 +5,11 @@ written."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -47,3 +48,36 @@ def run_once(argv: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, 
     if code not in (0, 1):  # 1 is "found something" (claims, verify, grep): a result
         raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{stderr}")
     return elapsed, usage.ru_maxrss / 1024
+
+
+def generated_file(name: str, writer: str, *args: object) -> Path:
+    """``CACHE/name``, written once by ``tools.<writer>(path, *args)`` in a child process
+    (the parent stays small, see :func:`run_once`); ``writer`` is ``module:function``."""
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / name
+    if not path.exists():
+        print(f"generating {path.name} ...", file=sys.stderr, flush=True)
+        tmp = path.with_suffix(".tmp")
+        module, function = writer.split(":")
+        code = (
+            f"import sys; from tools.{module} import {function}; "
+            f"{function}(sys.argv[1], *map(int, sys.argv[2:]))"
+        )
+        subprocess.run([PY, "-c", code, str(tmp), *map(str, args)], check=True, cwd=REPO)
+        tmp.rename(path)
+    return path
+
+
+def generated_folder(name: str, fill: Callable[[Path], None]) -> Path:
+    """``CACHE/name``, a folder filled once by ``fill(folder)``; one left half made (no
+    ``.complete`` in it) is made again."""
+    folder = CACHE / name
+    done = folder / ".complete"
+    if done.exists():
+        return folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    fill(folder)
+    done.write_text("")
+    return folder
