@@ -260,6 +260,7 @@ class EvidenceIndex:
         self._counts: dict[tuple[int, int, str], bool] = {}
         self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
         self._conflicts: dict[tuple[int, int, str, frozenset[str]], bool] = {}
+        self._documents: dict[int, tuple[str, Any]] = {}  # a message's text and its JSON
         for ref, atoms in items:
             self.add(ref, atoms)
 
@@ -607,10 +608,19 @@ class EvidenceIndex:
             key = (found, number, stem)
             verdict = self._counts.get(key)
             if verdict is None:
-                verdict = self._counts[key] = _count_in_message(self.text(found), number, stem)
+                text, document = self._document(found)
+                verdict = self._counts[key] = _count_in_message(text, number, stem, document)
             if verdict:
                 return True
         return None if not seen else False
+
+    def _document(self, position: int) -> tuple[str, Any]:
+        """A message's text and the JSON document it is (or None), parsed once."""
+        found = self._documents.get(position)
+        if found is None:
+            text = self.text(position)
+            found = self._documents[position] = (text, _json_of(text))
+        return found
 
     def _naming(self, stem: str, start: int, stop: int) -> Iterator[int]:
         """The first few messages in ``[start, stop)`` that name ``stem`` (at most
@@ -647,9 +657,8 @@ class EvidenceIndex:
             key = (found, number, stem, said)
             verdict = self._conflicts.get(key)
             if verdict is None:
-                verdict = self._conflicts[key] = count_conflict(
-                    self.text(found), number, stem, said
-                )
+                text, document = self._document(found)
+                verdict = self._conflicts[key] = count_conflict(text, document, number, stem, said)
             if verdict:
                 return True
         return False
@@ -662,25 +671,22 @@ def _count_stem(lemma: str) -> str:
     return stem[:-1] if len(stem) > 4 and stem.endswith("y") else stem
 
 
-def count_conflict(text: str, number: int, stem: str, said: frozenset[str] = frozenset()) -> bool:
+def count_conflict(
+    text: str, document: Any, number: int, stem: str, said: frozenset[str] = frozenset()
+) -> bool:
     """Whether ``text`` gives another count of things named like ``stem``: a number
     written with the noun (``3 items``, ``items: 3``) or a JSON array of another length
     under a key named like it, and nowhere ``number`` of them (nor ``number`` on a line
-    with a word the summary ``said`` beside its count: "9 rows rejected", "9 rejected")."""
-    if _count_in_message(text, number, stem):
+    with a word the summary ``said`` beside its count: "9 rows rejected", "9 rejected").
+    ``document`` is the JSON document ``text`` is, or None (:func:`_json_of`)."""
+    if _count_in_message(text, number, stem, document):
         return False
     digits = re.compile(rf"(?<![\d.,:/-]){number}(?![\d.,:/-])")
     for line in text.splitlines():
         if digits.search(line) and said & set(re.findall(r"[a-z]{4,}", line.lower())):
             return False  # the number is there, with what the summary says of it
-    stripped = text.strip()
-    if stripped[:1] in ("{", "["):
-        try:
-            value = json.loads(stripped)
-        except (ValueError, RecursionError):
-            value = None
-        if value is not None and _json_lengths(value, stem):
-            return True
+    if document is not None and _json_lengths(document, stem):
+        return True
     pattern = _count_pattern(stem)
     return any(
         _another_count(int(m.group("a") or m.group("b")), number)
@@ -722,23 +728,28 @@ def _json_lengths(value: Any, stem: str, depth: int = 0) -> bool:
     return False
 
 
-def _count_in_message(text: str, number: int, stem: str) -> bool:
+def _json_of(text: str) -> Any:
+    """The JSON document a message's text is, or None (text that is not one)."""
+    stripped = text.strip()
+    if stripped[:1] not in ("{", "["):
+        return None
+    try:
+        return json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _count_in_message(text: str, number: int, stem: str, value: Any) -> bool:
     """Whether ``text`` counts ``number`` things named like ``stem``.
 
     On one line with the noun (``2 pages``, ``seats: 12``), as that many list
     items (numbered or bulleted lines), as that many rows under a header line
     naming the noun (``applied migrations`` then one line each), or as a JSON
     array of that many elements under a key named like the noun
-    (``"items": [...]``).
+    (``"items": [...]``); ``value`` is the JSON document ``text`` is (:func:`_json_of`).
     """
-    stripped = text.strip()
-    if stripped[:1] in ("{", "["):
-        try:
-            value = json.loads(stripped)
-        except (ValueError, RecursionError):
-            value = None
-        if value is not None and _json_count(value, number, stem):
-            return True
+    if value is not None and _json_count(value, number, stem):
+        return True
     words = {w for w, n in A.NUMBER_WORDS.items() if n == number}
     digits = re.compile(rf"(?<![\d.]){number}(?!\d|\.\d)")
     for line in text.splitlines():

@@ -133,21 +133,16 @@ _SUFFIXES: Final = frozenset(
 
 def names_operation(clause_words: Iterable[str], tool: str) -> bool:
     """Whether a clause names a tool's operation (a word of it, a stem, a synonym)."""
-    operation = operation_words(tool)
-    for word in clause_words:
-        group = _SYNONYM_OF.get(word)
-        for op in operation:
-            if same_stem(word, op) or (group is not None and op in group):
-                return True
-    return False
+    return names_object(clause_words, operation_words(tool))
 
 
 def names_object(clause_words: Iterable[str], objects: Iterable[str]) -> bool:
-    """Whether a clause names one of the words a tool acts on (``send_sms`` -> sms, a
-    ``message``), by a stem or a synonym."""
+    """Whether a clause names one of ``objects``, the words a tool acts on (``send_sms``
+    -> sms, a ``message``) or does, by a stem or a synonym."""
+    wanted = tuple(objects)
     for word in clause_words:
         group = _SYNONYM_OF.get(word)
-        for obj in objects:
+        for obj in wanted:
             if same_stem(word, obj) or (group is not None and obj in group):
                 return True
     return False
