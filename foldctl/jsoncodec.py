@@ -209,7 +209,7 @@ def loads(data: bytes | mmap.mmap, source: str) -> Any:
     nesting deeper than :data:`MAX_DEPTH`, each with the byte offset; a document
     that does not fit in the memory the process may use is refused too, in one line.
     """
-    if _BLANK.fullmatch(data):
+    if is_blank(data):
         raise InputError(source, "byte 0", "the file is empty; expected a JSON checkpoint")
     try:
         return _loads(data if isinstance(data, bytes) else memoryview(data), source)
@@ -223,6 +223,11 @@ def loads(data: bytes | mmap.mmap, source: str) -> Any:
 
 
 _BLANK: Final = re.compile(rb"\s*")
+
+
+def is_blank(data: bytes | mmap.mmap) -> bool:
+    """Whether ``data`` holds nothing but whitespace (an empty file)."""
+    return _BLANK.fullmatch(data) is not None
 
 
 def _loads(data: bytes | memoryview, source: str) -> Any:

@@ -17,9 +17,10 @@ import os
 from collections.abc import Callable
 from typing import Any, Final
 
-from foldctl.errors import NotACheckpoint, UsageError
+from foldctl.errors import InputError, NotACheckpoint, UsageError
 from foldctl.formats.base import Head, InputFormat
 from foldctl.formats.lines import read_head
+from foldctl.jsoncodec import is_blank
 from foldctl.model import Checkpoint, Message
 
 #: Every input format, by name, in the order their recognisers are asked: the formats of
@@ -94,5 +95,9 @@ def recognise(data: Any, source: str, head: Head | None = None) -> InputFormat:
 
 
 def load(data: Any, source: str) -> Checkpoint:
-    """Load (decompressed) bytes through the format that recognises them."""
+    """Load (decompressed) bytes through the format that recognises them; an empty file
+    is refused naming every format foldctl reads."""
+    if is_blank(data):
+        expected = ", ".join(get(n).title for n in FORMATS)
+        raise InputError(source, "byte 0", f"the file is empty; expected one of: {expected}")
     return recognise(data, source).load(data, source)

@@ -219,3 +219,14 @@ def test_the_text_table_says_what_its_two_counts_are(db: Path) -> None:
     assert "liveMessages: every message of the live window (history)" in last
     rows = listing(db)  # machine formats carry the rows alone
     assert all(set(row) >= {"messageCount", "liveMessages"} for row in rows)
+
+
+def test_an_empty_session_file_is_refused_naming_the_formats(tmp_path: Path) -> None:
+    empty = tmp_path / "session.jsonl"
+    empty.write_bytes(b"\n")
+    result = run_cli("show", str(empty))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"foldctl: error: {empty}: byte 0: the file is empty; expected one of: "
+        "Claude Code session, Codex rollout, agentfootprint checkpoint\n"
+    )
