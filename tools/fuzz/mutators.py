@@ -779,20 +779,32 @@ _LABEL_KEYS: Final = (
 )  # fmt: skip
 
 
-def _frame_slots(doc: Doc, span: dict[str, Any]) -> list[Slot]:
-    """Every (list, index) in the document holding a frame that joins ``span``."""
-    wanted = span.get("summaryFingerprint")
+def _frames_by_fingerprint(doc: Doc) -> dict[str, list[Slot]]:
+    """Every (list, index) in the document holding a frame, under each fingerprint its
+    content has (each frame hashed once, however many spans are looked up)."""
     conv = conversation(doc)
-    if not isinstance(wanted, str) or conv is None:
-        return []
-    found: list[Slot] = []
+    index: dict[str, list[Slot]] = {}
+    if conv is None:
+        return index
     pools: list[Any] = [conv.get("history")] + [s.get("messages") for s in spans_of(doc)]
     for pool in pools:
         if isinstance(pool, list):
             for i, m in enumerate(pool):
-                if is_frame(m) and wanted in _fingerprints(m["content"]):
-                    found.append((pool, i))
-    return found
+                if is_frame(m):
+                    for fingerprint in _fingerprints(m["content"]):
+                        index.setdefault(fingerprint, []).append((pool, i))
+    return index
+
+
+def _frame_slots(
+    doc: Doc, span: dict[str, Any], index: dict[str, list[Slot]] | None = None
+) -> list[Slot]:
+    """Every (list, index) in the document holding a frame that joins ``span``."""
+    wanted = span.get("summaryFingerprint")
+    if not isinstance(wanted, str):
+        return []
+    frames = _frames_by_fingerprint(doc) if index is None else index
+    return list(frames.get(wanted, ()))
 
 
 def _rehash(old_content: str, old_print: str, new_content: str) -> str:
@@ -909,7 +921,8 @@ def _claim_sentences(rng: random.Random, span: dict[str, Any], count: int) -> li
 
 
 def _pick_span_with_frame(rng: random.Random, doc: Doc) -> dict[str, Any] | None:
-    spans = [s for s in spans_of(doc) if _frame_slots(doc, s)]
+    frames = _frames_by_fingerprint(doc)
+    spans = [s for s in spans_of(doc) if _frame_slots(doc, s, frames)]
     return rng.choice(spans) if spans else None
 
 
