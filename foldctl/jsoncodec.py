@@ -93,8 +93,9 @@ _UNICODE_ESCAPE: Final = re.compile(rb"\\u")
 _SPARSE: Final = 512  # bytes per backslash above which reading each one by hand is faster
 
 
-def find_unicode_escape(data: Any, start: int = 0) -> int:
-    """Where a ``\\u`` escape starts in JSON bytes (``bytes`` or ``mmap``), or -1.
+def find_unicode_escape(data: Any, start: int = 0, end: int | None = None) -> int:
+    """Where a ``\\u`` escape starts in JSON bytes (``bytes``, ``bytearray`` or ``mmap``),
+    from ``start`` and before ``end`` (default: the end of ``data``), or -1.
 
     Where backslashes are sparse (most JSON text), each is found with memchr and the byte
     after it read: about 5 GB/s.  Where they are dense, every 64 of them, a regular
@@ -102,17 +103,18 @@ def find_unicode_escape(data: Any, start: int = 0) -> int:
     bytes manages about 1 GB/s).  An escaped backslash followed by ``u`` may be reported
     too: a caller treats -1 as "certainly none".
     """
-    i = data.find(b"\\", start)
+    stop = len(data) if end is None else end
+    i = data.find(b"\\", start, stop)
     while i >= 0:
         begun = i
         for _ in range(64):
-            if data[i + 1 : i + 2] == b"u":
+            if i + 1 < stop and data[i + 1] == 0x75:  # u
                 return int(i)
-            i = data.find(b"\\", i + 2)
+            i = data.find(b"\\", i + 2, stop)
             if i < 0:
                 return -1
         if i - begun < 64 * _SPARSE:
-            found = _UNICODE_ESCAPE.search(data, i)
+            found = _UNICODE_ESCAPE.search(data, i, stop)
             return -1 if found is None else found.start()
     return -1
 

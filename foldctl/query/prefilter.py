@@ -42,10 +42,13 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.jsoncodec import find_unicode_escape
 from foldctl.sources.files import Buffer
@@ -63,10 +66,13 @@ FOLDS_ONTO_ASCII: Final[dict[str, str]] = {
     "k": "\u212a",
 }
 _UNICODE_ESCAPE: Final = re.compile(rb"\\u([0-9a-fA-F]{4})")
-#: How many bytes of a file :meth:`Prefilter.may_match_file` reads at a time, and the
-#: length of a ``\\uXXXX`` escape (what may straddle two chunks, with a needle).
+#: How many bytes of a file :meth:`Prefilter.may_match_file` reads at a time.
 FILE_CHUNK: Final = 1 << 20
+#: The length of a ``\\uXXXX`` escape (what may straddle two chunks, with a needle).
 _ESCAPE_BYTES: Final = 6
+#: Below this many bytes (one record of a session, say), a buffer is searched for a
+#: ``\\u`` escape with one regular expression, not :func:`find_unicode_escape`'s walk.
+_SMALL: Final = 1 << 14
 #: Set to ``0`` (or ``off``, ``no``, ``false``) to decode every source.
 ENVIRONMENT: Final = "FOLDCTL_GREP_PREFILTER"
 
@@ -75,6 +81,46 @@ def enabled_by_environment() -> bool:
     """Whether the environment leaves the prefilter on (the default)."""
     value = os.environ.get(ENVIRONMENT, "").strip().lower()
     return value not in ("0", "off", "no", "false")
+
+
+class _Plan(msgspec.Struct, frozen=True):
+    """What a prefilter looks for, worked out once: each needle's bytes (lower case under
+    ``-i``), the characters an escape must spell to matter, and what else may spell one."""
+
+    needles: tuple[bytes, ...]
+    letters: frozenset[str]  # every needle's characters (lower case under -i)
+    folded: tuple[bytes, ...]  # non-ASCII characters -i folds onto one of them
+    slash: bool  # ``\\/`` spells one of them
+    beyond_bmp: bool  # a surrogate pair may spell one of them
+    longest: int  # the longest needle, in bytes
+
+
+@lru_cache(maxsize=16)
+def _plan(needles: tuple[str, ...], ignore_case: bool) -> _Plan:
+    letters = frozenset(c.lower() if ignore_case else c for n in needles for c in n)
+    folded: tuple[bytes, ...] = ()
+    if ignore_case:
+        folded = tuple(c.encode() for c in "".join(FOLDS_ONTO_ASCII.get(c, "") for c in letters))
+    return _Plan(
+        needles=tuple((n.lower() if ignore_case else n).encode() for n in needles),
+        letters=letters,
+        folded=folded,
+        slash="/" in letters,
+        beyond_bmp=any(ord(c) > 0xFFFF for c in letters),
+        longest=max((len(n.encode()) for n in needles), default=1),
+    )
+
+
+#: The buffer :meth:`Prefilter.may_match_file` reads into, kept for the next file (one a
+#: thread): a fresh megabyte for every file costs its allocation and page faults.
+_buffers = threading.local()
+
+
+def _file_buffer(size: int) -> bytearray:
+    buf: bytearray | None = getattr(_buffers, "buf", None)
+    if buf is None or len(buf) != size:
+        buf = _buffers.buf = bytearray(size)
+    return buf
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +135,21 @@ class Prefilter:
         head = bytes(data[:4])
         if b"\x00" in head or head.startswith((b"\xff\xfe", b"\xfe\xff")):
             return True
-        haystack = bytes(data).lower() if self.ignore_case else data
-        for needle in self.needles:
-            if haystack.find(needle.lower().encode() if self.ignore_case else needle.encode()) >= 0:
-                return True
-            if self._escapes_may_spell(data, needle):
-                return True
-        return False
+        return self._may_match(data, len(data))
+
+    def _may_match(self, data: Buffer | bytearray, end: int) -> bool:
+        """:meth:`may_match` of ``data[:end]`` (not copied), its first bytes not looked at."""
+        plan = _plan(self.needles, self.ignore_case)
+        if self.ignore_case:
+            haystack = bytes(data[:end]).lower()
+            for needle in plan.needles:
+                if haystack.find(needle) >= 0:
+                    return True
+        else:
+            for needle in plan.needles:
+                if data.find(needle, 0, end) >= 0:
+                    return True
+        return _escapes_may_spell(data, end, plan, self.ignore_case)
 
     def may_match_file(self, path: str) -> bool | None:
         """:meth:`may_match` of a plain file's bytes, read in chunks into one buffer (each
@@ -108,56 +162,67 @@ class Prefilter:
         except OSError:
             return None
         with f:
-            longest = max((len(n.encode()) for n in self.needles), default=1)
-            carry = max(longest, _ESCAPE_BYTES) - 1  # what may straddle two chunks
-            buf = bytearray(FILE_CHUNK + carry)
+            plan = _plan(self.needles, self.ignore_case)
+            carry = max(plan.longest, _ESCAPE_BYTES) - 1  # what may straddle two chunks
+            buf = _file_buffer(FILE_CHUNK + carry)
             view = memoryview(buf)
-            kept = 0
-            first = True
-            while True:
-                try:
-                    n = f.readinto(view[kept:])
-                except OSError:
-                    return None
-                if first:
-                    if n == 0:
-                        return None  # empty: the reader says so
-                    head = bytes(buf[:16])
-                    if head.startswith((b"\x1f\x8b", b"SQLite format 3\x00")):
+            try:
+                kept = 0
+                first = True
+                while True:
+                    try:
+                        n = f.readinto(view[kept:])
+                    except OSError:
                         return None
-                    first = False
-                if not n:
-                    return False
-                size = kept + n
-                window = buf if size == len(buf) else buf[:size]
-                if self.may_match(window):
-                    return True
-                kept = min(carry, size)
-                view[:kept] = buf[size - kept : size]
+                    if first:
+                        if n == 0:
+                            return None  # empty: the reader says so
+                        head = bytes(buf[:16])
+                        if head.startswith((b"\x1f\x8b", b"SQLite format 3\x00")):
+                            return None
+                        if b"\x00" in head[:4] or head.startswith((b"\xff\xfe", b"\xfe\xff")):
+                            return True  # not UTF-8: decoded as usual, which says so
+                        first = False
+                    if not n:
+                        return False
+                    size = kept + n
+                    if self._may_match(buf, size):
+                        return True
+                    kept = min(carry, size)
+                    view[:kept] = buf[size - kept : size]
+            finally:
+                view.release()
 
-    def _escapes_may_spell(self, data: Buffer | bytearray, needle: str) -> bool:
-        letters = {c.lower() for c in needle} if self.ignore_case else set(needle)
-        if self.ignore_case:
-            folded = "".join(FOLDS_ONTO_ASCII.get(c, "") for c in letters)
-            if any(data.find(c.encode()) >= 0 for c in folded):
-                return True
-        if "/" in letters and data.find(b"\\/") >= 0:
+
+def _escapes_may_spell(data: Buffer | bytearray, end: int, plan: _Plan, ignore_case: bool) -> bool:
+    """Whether an escape in ``data[:end]`` (or, under ``-i``, a character folded onto a
+    needle's) may spell a character of a needle."""
+    for spelled in plan.folded:
+        if data.find(spelled, 0, end) >= 0:
             return True
-        if find_unicode_escape(data) < 0:
+    if plan.slash and data.find(b"\\/", 0, end) >= 0:
+        return True
+    if end > _SMALL:
+        start = find_unicode_escape(data, 0, end)
+        if start < 0:
             return False
-        for unit in {int(m, 16) for m in _UNICODE_ESCAPE.findall(data)}:
-            if 0xD800 <= unit <= 0xDFFF:
-                if any(ord(c) > 0xFFFF for c in needle):
-                    return True  # a surrogate pair may spell a character beyond the BMP
-                continue
-            char = chr(unit)
-            if char in letters:
-                return True
-            if self.ignore_case and (
-                char.lower() in letters or any(char in FOLDS_ONTO_ASCII.get(c, "") for c in letters)
-            ):
-                return True
-        return False
+    else:
+        start = 0
+    letters = plan.letters
+    for m in _UNICODE_ESCAPE.finditer(data, start, end):
+        unit = int(m.group(1), 16)
+        if 0xD800 <= unit <= 0xDFFF:
+            if plan.beyond_bmp:
+                return True  # a surrogate pair may spell a character beyond the BMP
+            continue
+        char = chr(unit)
+        if char in letters:
+            return True
+        if ignore_case and (
+            char.lower() in letters or any(char in FOLDS_ONTO_ASCII.get(c, "") for c in letters)
+        ):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- needles
