@@ -97,8 +97,7 @@ class Conversation:
     def unread_lines(self) -> tuple[int, ...]:
         """The lines of a session file that are not JSON, 1-based (the rest of the file was
         read, so the conversation is partial); empty when every line was read."""
-        notes = self.graph.checkpoint.notes
-        return tuple(n.line for n in notes if n.code == "bad-line" and n.line is not None)
+        return self.graph.checkpoint.unread_lines
 
     @property
     def history(self) -> Sequence[Message]:
@@ -557,6 +556,7 @@ def grep_records(
     on_error: Callable[[FoldctlError], None] | None = None,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    on_partial: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> GrepRun:
     """What ``foldctl grep`` prints: a :class:`GrepRun` that streams each source's hits as
     plain records (``mode="matches"``: the same records, text showing each match alone, as
@@ -564,7 +564,10 @@ def grep_records(
     searched by ``jobs`` worker processes and answered in order.  Consume it once (or ask
     ``found_any()``, which stops at the first source that matches, as ``grep -q``); a
     source that cannot be read goes to ``on_error`` as it comes; then ``exit_status()``
-    is grep's.  With ``redactor``, what is searched and shown is the redacted text."""
+    is grep's.  With ``redactor``, what is searched and shown is the redacted text.
+    ``on_partial(source, lines)`` hears of each session file searched without its ``lines``
+    that are not JSON (a source the prefilter passes over is not read, so not told of: those
+    lines cannot hold a match either)."""
     from foldctl.query.grep import GrepRun, grep_sources
 
     found = _scan(_items(sources, "grep"), exclude)
@@ -572,7 +575,7 @@ def grep_records(
         [], query, scheme, jobs=jobs, prefilter=prefilter, count_only=mode in ("count", "files"),
         found=found, on_done=_on_done(found, progress), redactor=redactor,
     )  # fmt: skip
-    return GrepRun(events, on_error or _raise, mode, query)
+    return GrepRun(events, on_error or _raise, mode, query, on_partial)
 
 
 def _raise(error: FoldctlError) -> None:
@@ -589,11 +592,13 @@ def locate(
     on_error: Callable[[FoldctlError], None] | None = None,
     exclude: str | Sequence[str] = (),
     progress: Progress | None = None,
+    on_partial: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> LocateResult:
     """What ``foldctl locate`` prints: every place a message with ``digest`` occurs in
     every source, live or folded at any depth, one row each, in the order of the
     sources.  A source that cannot be read goes to ``on_error`` (and counts in
-    ``failed``); without ``on_error`` it raises."""
+    ``failed``); without ``on_error`` it raises.  ``on_partial(source, lines)`` hears of
+    each session file searched without its ``lines`` that are not JSON."""
     from foldctl.query.locate import LocateResult, locate_sources, normalise_digest
 
     wanted = normalise_digest(digest)
@@ -608,6 +613,8 @@ def locate(
         if located.error is not None:
             failed += 1
             (on_error or _raise)(located.error)
+        if located.unread and on_partial is not None:
+            on_partial(located.source, located.unread)
         rows.extend(located.rows)
     many = len(found.entries) > 1 or len(specs) > 1
     return LocateResult(rows, many, failed)
@@ -688,14 +695,22 @@ def diff(
     scheme: str | None = None,
     force: bool = False,
     redactor: Redactor | None = None,
+    on_partial: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> DiffResult:
     """What changed between two checkpoints of one conversation (spans lost first).  Two
     that share nothing of one conversation are refused unless ``force``; with
-    ``redactor``, both sides are redacted with it (one placeholder per value)."""
+    ``redactor``, both sides are redacted with it (one placeholder per value).
+    ``on_partial(source, lines)`` hears of a session file compared without its ``lines``
+    that are not JSON, each side as it is read."""
     from foldctl.query.diff import compare
 
-    before = open(old, scheme=scheme).redacted(redactor)
-    after = open(new, scheme=scheme).redacted(redactor)
+    sides = []
+    for side in (old, new):
+        opened = open(side, scheme=scheme)
+        if opened.unread_lines and on_partial is not None:
+            on_partial(opened.source, opened.unread_lines)
+        sides.append(opened.redacted(redactor))
+    before, after = sides
     return compare(before.graph, after.graph, force=force)
 
 

@@ -260,3 +260,9 @@ class Checkpoint:
         """Some lines of the file could not be read (each is a ``bad-line`` note); the rest
         was read."""
         return any(note.code == "bad-line" for note in self.notes)
+
+    @property
+    def unread_lines(self) -> tuple[int, ...]:
+        """The 1-based lines of a session file that are not JSON (each a ``bad-line``
+        note); empty when every line was read."""
+        return tuple(n.line for n in self.notes if n.code == "bad-line" and n.line is not None)

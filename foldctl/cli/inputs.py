@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import foldctl
 from foldctl.cli.app import state
-from foldctl.cli.output import say
+from foldctl.cli.output import partial_note
 from foldctl.errors import UsageError
 
 STDIN_NAME = "<stdin>"
@@ -35,11 +35,5 @@ def opened(arg: str, scheme: str | None) -> foldctl.Conversation:
     """One SOURCE argument, loaded and joined; a session file with lines that are not JSON
     is said to be partial on standard error (its output is of the lines that were read)."""
     conversation = foldctl.open(source(arg), scheme=scheme)
-    unread = conversation.unread_lines
-    if unread:
-        more = f" (and {len(unread) - 1} more line(s))" if len(unread) > 1 else ""
-        say(
-            f"{conversation.source} is partial: line {unread[0]} is not JSON{more}; the rest "
-            "of the file was read and is shown (foldctl verify lists every such line)"
-        )
+    partial_note(conversation.source, conversation.unread_lines)
     return conversation

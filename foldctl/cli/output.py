@@ -8,7 +8,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NoReturn, cast
@@ -175,6 +175,24 @@ def say(text: str) -> None:
     """A note on standard error, ``foldctl: ...``, on one safe line."""
     sys.stderr.write(f"foldctl: {one_line(text)}\n")
     sys.stderr.flush()
+
+
+def partial_note(source: str, lines: Sequence[int], done: str = "is shown") -> None:
+    """The note of a session file with lines that are not JSON (``lines``, 1-based): the
+    rest of it was read and ``done`` (shown, searched...), so an answer piped elsewhere never
+    passes for the whole session.  A note, not an error: the exit status is the command's."""
+    if lines:
+        more = f" (and {len(lines) - 1} more line(s))" if len(lines) > 1 else ""
+        say(
+            f"{source} is partial: line {lines[0]} is not JSON{more}; the rest of the file "
+            f"was read and {done} (foldctl verify lists every such line)"
+        )
+
+
+def partial_noted(done: str) -> Callable[[str, Sequence[int]], None]:
+    """:func:`partial_note` as a library function's ``on_partial`` takes it: each source
+    told of ``done`` (``searched``, ``compared``...)."""
+    return lambda source, lines: partial_note(source, lines, done)
 
 
 def unmatched(note: str | None, redactor: foldctl.Redactor | None = None) -> None:

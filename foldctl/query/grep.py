@@ -410,6 +410,8 @@ class SourceDone:
     decoded: bool = True
     #: with a fold filter: what the source held, and how many spans passed
     facts: FoldFacts | None = None
+    #: the lines of a session file that are not JSON (the rest was searched)
+    unread: tuple[int, ...] = ()
 
 
 GrepEvent = HitRecord | SourceFailed | SourceDone
@@ -471,7 +473,8 @@ def _source_events(
                 yield hit
         folds = query.folds
         facts = folds.facts(graph.spans) if folds.active else None
-        yield SourceDone(graph.checkpoint.source, count, facts=facts)
+        checkpoint = graph.checkpoint
+        yield SourceDone(checkpoint.source, count, facts=facts, unread=checkpoint.unread_lines)
     except NotACheckpoint as e:
         if not lenient:
             yield SourceFailed(name, e)
@@ -690,7 +693,9 @@ Mode = Literal["hits", "matches", "count", "files"]
 class GrepRun:
     """The result of ``grep``, consumed once as it streams: hits (or, with ``mode``, a
     count per source or the sources that match), failures handed to ``report`` as
-    they come, per-source counts kept, and :meth:`exit_status` by grep's convention."""
+    they come, per-source counts kept, and :meth:`exit_status` by grep's convention.
+    ``partial(source, lines)`` hears of each session file searched without its ``lines``
+    that are not JSON, as it is done."""
 
     def __init__(
         self,
@@ -698,9 +703,11 @@ class GrepRun:
         report: Callable[[FoldctlError], None],
         mode: Mode = "hits",
         query: Query | None = None,
+        partial: Callable[[str, tuple[int, ...]], None] | None = None,
     ) -> None:
         self._events = events
         self._report = report
+        self._partial = partial
         self.mode = mode
         self.query = query  # what was searched for (context settings, for the renderers)
         self.failed = 0
@@ -717,6 +724,8 @@ class GrepRun:
                 if isinstance(event, SourceDone):
                     self.counts.append((event.source, event.count))
                     self.undecoded += not event.decoded
+                    if event.unread and self._partial is not None:
+                        self._partial(event.source, event.unread)
                     if event.facts is not None:
                         self._facts.append(event.facts)
                 yield event

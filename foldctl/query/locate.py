@@ -78,6 +78,8 @@ class Located:
     rows: tuple[dict[str, Any], ...] = ()
     error: FoldctlError | None = None
     passed_over: bool = False
+    #: the lines of a session file that are not JSON (the rest was searched)
+    unread: tuple[int, ...] = ()
 
 
 #: One unit of work: the source (or why it could not be expanded), the digest, the scheme,
@@ -95,7 +97,8 @@ def locate_one(item: LocateItem) -> Located:
         graph, _ = open_graph(spec, scheme)
         if redactor is not None:  # digests are the originals': the same places are found
             graph = redact_graph(graph, redactor)
-        return Located(name, tuple(locate_table(graph, wanted).rows))
+        rows = tuple(locate_table(graph, wanted).rows)
+        return Located(name, rows, unread=graph.checkpoint.unread_lines)
     except NotACheckpoint as e:
         return Located(name, passed_over=True) if lenient else Located(name, error=e)
     except FoldctlError as e:

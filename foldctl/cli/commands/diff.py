@@ -10,7 +10,7 @@ import foldctl
 from foldctl.cli.app import command
 from foldctl.cli.inputs import source
 from foldctl.cli.options import Output, Redaction, SchemeOpt
-from foldctl.cli.output import emit, redaction_done
+from foldctl.cli.output import emit, partial_noted, redaction_done
 from foldctl.errors import ExitStatus, UsageError
 
 
@@ -36,7 +36,9 @@ def diff(
         raise UsageError("diff - -: standard input can be read only once; give a file for one side")
     redactor = redaction.redactor()  # one key: one placeholder per value on both sides
     specs = [source(old), source(new)]
-    result = foldctl.diff(*specs, scheme=scheme, force=force, redactor=redactor)
+    result = foldctl.diff(
+        *specs, scheme=scheme, force=force, redactor=redactor, on_partial=partial_noted("compared")
+    )
     emit("diff", out, result)
     redaction_done(redaction, redactor, specs, scheme)
     raise typer.Exit(ExitStatus.OK if result.identical else ExitStatus.FOUND)

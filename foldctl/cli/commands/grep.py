@@ -12,7 +12,7 @@ from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Expansion, Folds, Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import emit, in_sources, pager, redaction_done, say
+from foldctl.cli.output import emit, in_sources, pager, partial_noted, redaction_done, say
 from foldctl.cli.progress import progress_line
 from foldctl.errors import ExitStatus, UsageError
 
@@ -163,6 +163,7 @@ def grep(
             mode="files" if files or quiet else "count" if count
             else "matches" if only_matching else "hits",
             redactor=redactor, on_error=report_error, progress=progress,
+            on_partial=partial_noted("searched"),
         )  # fmt: skip
         if quiet:
             raise typer.Exit(ExitStatus.OK if run.found_any() else run.exit_status())

@@ -12,7 +12,7 @@ from foldctl.cli.completion import complete_source
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Output, Redaction, SchemeOpt, Sources
-from foldctl.cli.output import answer, redaction_done
+from foldctl.cli.output import answer, partial_noted, redaction_done
 from foldctl.cli.progress import progress_line
 from foldctl.errors import UsageError
 
@@ -48,6 +48,7 @@ def locate(
         result = foldctl.locate(
             specs, arguments[-1], scheme=scheme, jobs=src.jobs,
             exclude=src.excludes(), redactor=redactor, on_error=report_error, progress=progress,
+            on_partial=partial_noted("searched"),
         )  # fmt: skip
     redaction_done(redaction, redactor, specs, scheme, src.excludes())
     answer("locate", out, result)
