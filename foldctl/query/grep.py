@@ -15,7 +15,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from foldctl import jsoncodec
 from foldctl.digest import digest
@@ -29,14 +29,16 @@ from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
 from foldctl.model import Message
 from foldctl.parallel import batch_size, default_jobs, map_ordered
-from foldctl.query.locate import Where, where
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
-from foldctl.query.records import recorded
-from foldctl.redact.apply import redact_graph
-from foldctl.redact.redactor import Redactor
 from foldctl.sources.files import SQLITE_MAGIC, SourceSpec, read_bytes, source_name
 from foldctl.sources.scan import Expansion, scan_sources
 from foldctl.times import iso_recorded
+
+if TYPE_CHECKING:
+    # Loaded where they are used: a search that finds nothing, and the process that hands
+    # sources to workers, never pay for the locator, record and redaction modules.
+    from foldctl.query.locate import Where
+    from foldctl.redact.redactor import Redactor
 
 Scope = Literal["all", "folded", "live"]
 
@@ -361,6 +363,8 @@ def record_of(hit: Hit) -> HitRecord:
     ctx = row.context
     frame = row.frame
     joined = frame.span if frame is not None else None
+    from foldctl.query.locate import where
+
     place = where(row)
     outermost = ctx.outermost
     reason = ""
@@ -436,13 +440,16 @@ def open_searched(
             if not prefilter.may_match(envelope):
                 return None
             return join(checkpoint_of(info, envelope), scheme)[0]
-    if isinstance(spec, str) and spec != "-" and prefilter.may_match_file(spec) is False:
-        return None  # a plain file whose bytes cannot match: read in chunks, not held
+    verdict = None
+    if isinstance(spec, str) and spec != "-":
+        verdict = prefilter.may_match_file(spec)
+        if verdict is False:
+            return None  # a plain file whose bytes cannot match: read in chunks, not held
     raw = read_bytes(spec)
     if raw.data[: len(SQLITE_MAGIC)] == SQLITE_MAGIC:
         return open_graph(spec, scheme)[0]  # a store where a checkpoint was expected: says so
-    if not prefilter.may_match(raw.data):
-        return None
+    if verdict is None and not prefilter.may_match(raw.data):
+        return None  # gzip, standard input: judged once read
     return join(load_bytes(raw.data, raw.name), scheme)[0]
 
 
@@ -465,6 +472,8 @@ def _source_events(
             yield SourceDone(name, 0, decoded=False)
             return
         if redactor is not None:
+            from foldctl.redact.apply import redact_graph
+
             graph = redact_graph(graph, redactor)
         count = 0
         for hit in search(graph, query, prefilter):
@@ -485,7 +494,7 @@ def _source_events(
 
 #: What a worker is handed: a source, the query, the scheme, whether the source was found in
 #: a directory, whether to prefilter, whether only the count is wanted, and the redactor.
-GrepItem = tuple[SourceSpec | FoldctlError, Query, str | None, bool, bool, bool, Redactor | None]
+GrepItem = tuple[SourceSpec | FoldctlError, Query, str | None, bool, bool, bool, "Redactor | None"]
 
 
 def grep_one(item: GrepItem) -> list[GrepEvent]:
@@ -591,6 +600,8 @@ def hits_in(
 
 
 def fold_facts(graph: FoldGraph, span_index: int) -> dict[str, Any]:
+    from foldctl.query.records import recorded
+
     span = graph.spans[span_index]
     return recorded(
         {

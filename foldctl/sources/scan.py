@@ -39,7 +39,6 @@ from typing import Final
 
 from foldctl.errors import FoldctlError, InputError
 from foldctl.sources.files import RawSource, SourceSpec
-from foldctl.sources.store import is_store, list_session_sources
 
 #: File names a directory scan takes as sources: every input format's (docs/runtimes.md).
 #: Which format a file is, is told by its bytes when it is read; a file none recognises
@@ -77,6 +76,13 @@ def _excluded(name: str, relative: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(relative, p) for p in patterns)
 
 
+def _is_store(path: str) -> bool:
+    # sqlite3 is loaded only where a store may be: a folder of checkpoints never pays for it
+    from foldctl.sources.store import is_store
+
+    return is_store(path)
+
+
 class _Scan:
     def __init__(self, excludes: Sequence[str]) -> None:
         self.excludes = tuple(excludes)
@@ -85,6 +91,8 @@ class _Scan:
         self.walked: set[str] = set()
 
     def add_store(self, path: str) -> None:
+        from foldctl.sources.store import list_session_sources
+
         try:
             self.entries.extend(list_session_sources(path))
         except FoldctlError as e:
@@ -95,7 +103,7 @@ class _Scan:
             self.entries.append(arg)
         elif os.path.isdir(arg):
             self.add_directory(arg)
-        elif is_store(arg):
+        elif _is_store(arg):
             self.add_store(arg)
         elif is_pattern(arg):
             self.add_pattern(arg)
@@ -112,7 +120,7 @@ class _Scan:
             else:
                 self.entries.append(path)
                 self.walked.add(path)
-        elif lowered.endswith(STORE_SUFFIXES) and is_store(path):
+        elif lowered.endswith(STORE_SUFFIXES) and _is_store(path):
             if _excluded(name, relative, self.excludes):
                 self.skipped.append(path)
             else:
