@@ -177,7 +177,7 @@ class Prefilter:
                     if first:
                         if n == 0:
                             return None  # empty: the reader says so
-                        head = bytes(buf[:16])
+                        head = bytes(buf[: min(n, 16)])  # past n: an earlier file's
                         if head.startswith((b"\x1f\x8b", b"SQLite format 3\x00")):
                             return None
                         if b"\x00" in head[:4] or head.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -83,6 +83,33 @@ def test_a_file_that_cannot_match_is_not_decoded_and_said_so(tmp_path: Path) -> 
     assert run_proc("grep", "pending_approval", str(tmp_path), env=OFF).stderr == b""
 
 
+@pytest.mark.parametrize("chunk", [64, 1 << 20])
+def test_a_file_read_after_a_longer_one_is_judged_on_its_own_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """The buffer files are read into is kept from one file to the next: what a longer file
+    left in it past a shorter one's end (a match, an escape, gzip's or UTF-16's first bytes)
+    counts for nothing."""
+    import foldctl.query.prefilter as prefilter
+
+    monkeypatch.setattr(prefilter, "FILE_CHUNK", chunk)
+    (tmp_path / "a.json").write_text(checkpoint("x" * 150 + r" pending\u005fapproval"))
+    (tmp_path / "b.json").write_text(checkpoint("nothing"))
+    ran = run_cli(
+        "grep", "--verbose", "-j", "1", "-F", "pending_approval", str(tmp_path), "-f", "jsonl"
+    )
+    assert ran.exit_code == 0, ran.stderr
+    assert [hit["source"] for hit in jsonl(ran.stdout)] == [str(tmp_path / "a.json")]
+    assert "1 of 2 source(s) not decoded" in ran.stderr
+    pf = Prefilter(("pending_approval",))
+    tiny = tmp_path / "tiny.json"
+    tiny.write_bytes(b"{}")
+    for before in (b"\x1f\x8b" + b"pending_approval" * 9, b"\xff\xfe\x00\x00" + b"p" * 150):
+        (tmp_path / "big.json").write_bytes(before)
+        pf.may_match_file(str(tmp_path / "big.json"))
+        assert pf.may_match_file(str(tiny)) is False
+
+
 def test_no_prefilter_when_nothing_is_required() -> None:
     for pattern, flags in ((r"\d+", 0), ("x*", 0), ("a|\\w", 0), ("8842", 0), ("[ab]", 0)):
         assert prefilter_for(re.compile(pattern, flags)) is None, pattern

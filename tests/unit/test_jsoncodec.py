@@ -47,6 +47,19 @@ def test_start_and_a_mapped_file(tmp_path: Path) -> None:
         assert find_unicode_escape(mapped, len(ESCAPE) + 4) == -1
 
 
+@pytest.mark.parametrize("backslashes_before", [0, 70])
+def test_an_end_leaves_out_what_lies_past_it(backslashes_before: int) -> None:
+    """Read by hand or by the pattern: an escape that starts or ends past ``end`` is not
+    found (a buffer reused for a shorter file holds the longer one's bytes past its end)."""
+    before = b'"a\\n b"' * backslashes_before
+    data = before + ESCAPE
+    at = len(before) + 2
+    assert find_unicode_escape(data, 0, len(data)) == at
+    assert find_unicode_escape(data, 0, at + 2) == at  # the \u is in: the digits are the caller's
+    assert find_unicode_escape(data, 0, at + 1) == -1  # the backslash alone
+    assert find_unicode_escape(bytearray(data), 0, at) == -1
+
+
 def test_a_document_orjson_refuses_is_encoded_in_memory_of_its_size() -> None:
     # One lone surrogate sends a whole document to the encoder by hand, which writes each
     # key and value with orjson: every small result of orjson.dumps holds a block of
