@@ -47,9 +47,25 @@ ESCAPED = [
 ]
 
 
+@pytest.fixture(params=["simd", "bytes.find"])
+def searched_with(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every buffer searched as a large one is (a chunk of a file, not one record): with
+    StringZilla's SIMD ``find`` where it is installed, or with ``bytes.find`` and
+    ``find_unicode_escape``; the answers must be the same."""
+    import foldctl.query.prefilter as prefilter
+
+    monkeypatch.setattr(prefilter, "_SMALL", 0)
+    if request.param == "simd":
+        pytest.importorskip("stringzilla")
+        assert prefilter.simd_text() is not None
+    else:
+        monkeypatch.setattr(prefilter, "simd_text", lambda: None)
+    return str(request.param)
+
+
 @pytest.mark.parametrize(("content", "pattern", "options"), ESCAPED)
 def test_a_match_spelled_only_by_escapes_is_found(
-    tmp_path: Path, content: str, pattern: str, options: list[str]
+    tmp_path: Path, content: str, pattern: str, options: list[str], searched_with: str
 ) -> None:
     path = tmp_path / "escaped.json"
     path.write_text(checkpoint(content), encoding="utf-8")
@@ -85,7 +101,7 @@ def test_a_file_that_cannot_match_is_not_decoded_and_said_so(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("chunk", [64, 1 << 20])
 def test_a_file_read_after_a_longer_one_is_judged_on_its_own_bytes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int, searched_with: str
 ) -> None:
     """The buffer files are read into is kept from one file to the next: what a longer file
     left in it past a shorter one's end (a match, an escape, gzip's or UTF-16's first bytes)
@@ -168,7 +184,7 @@ QUERIES = [
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=" ".join)
-def test_the_prefilter_changes_no_hit(tmp_path: Path, query: list[str]) -> None:
+def test_the_prefilter_changes_no_hit(tmp_path: Path, query: list[str], searched_with: str) -> None:
     folder = str(corpus(tmp_path))
     on = run_proc("grep", *query, folder, "-f", "jsonl", "-j", "2")
     off = run_proc("grep", *query, folder, "-f", "jsonl", "-j", "1", env=OFF)
@@ -265,7 +281,7 @@ def test_store_sessions_are_prefiltered_on_their_envelope(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("chunk", [7, 16, 61])
 def test_a_file_read_in_chunks_finds_what_straddles_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int, searched_with: str
 ) -> None:
     """A plain file is searched a chunk at a time: a needle or an escape cut by a chunk's end
     is still found, wherever the cut falls, and a file that cannot match is still skipped."""
