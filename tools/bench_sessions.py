@@ -216,7 +216,26 @@ def bench_folder_grep(megabytes: int, runs: int) -> dict[str, Any] | None:
         ],
         runs,
     )  # fmt: skip
-    return {"folder": folder.name, "files": len(files), "bytes": size, "measures": measures}
+    return {
+        "folder": folder.name,
+        "files": len(files),
+        "bytes": size,
+        "measures": measures,
+        "search": _prefilter_search(),
+    }
+
+
+def _prefilter_search() -> str:
+    """How grep's prefilter searches a file's bytes in the children (docs/performance.md):
+    StringZilla's SIMD find where installed (the fleet extra), else Python's bytes.find."""
+    code = (
+        "from foldctl.query.prefilter import simd_text\n"
+        "import importlib.metadata as m\n"
+        "print('bytes.find' if simd_text() is None else "
+        "'StringZilla ' + m.version('stringzilla') + ' (SIMD)')"
+    )
+    found = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=REPO)
+    return found.stdout.strip() or "?"
 
 
 def print_folder_grep(result: dict[str, Any] | None) -> None:
@@ -239,6 +258,7 @@ def print_folder_grep(result: dict[str, Any] | None) -> None:
             f"{m['cpuSeconds']:>6.2f}s {_ratio(m['cpuRatio'])}{verdict}"
         )
     print("  (rg's CPU time is that of all its threads)")
+    print(f"  (grep's prefilter searched the bytes with {result.get('search', '?')})")
     for m in result["measures"]:
         print(f"  $ {m['command']}")
 
