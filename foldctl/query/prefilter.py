@@ -165,12 +165,10 @@ class Prefilter:
             if any(haystack.find(needle) >= 0 for needle in plan.needles):
                 return True
             return _escapes_may_spell(data, end, plan, self.ignore_case, text.find)
-        if self.ignore_case:
-            lowered = bytes(data[:end]).lower()
-            if any(lowered.find(needle) >= 0 for needle in plan.needles):
+        haystack = bytes(data[:end]).lower() if self.ignore_case else data
+        for needle in plan.needles:  # a loop, not any(): called once a record
+            if haystack.find(needle, 0, end) >= 0:
                 return True
-        elif any(data.find(needle, 0, end) >= 0 for needle in plan.needles):
-            return True
         return _escapes_may_spell(data, end, plan, self.ignore_case)
 
     def may_match_file(self, path: str) -> bool | None:
