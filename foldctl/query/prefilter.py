@@ -32,6 +32,11 @@ rule that keeps this exact (docs/performance.md, "The grep prefilter"):
   in their first four bytes are decoded as usual (foldctl reads only UTF-8, and
   says so).
 
+How the bytes are searched changes no answer: StringZilla's SIMD ``find`` where it is
+installed (the ``fleet`` extra; ``FOLDCTL_GREP_SIMD=0`` turns it off), else ``bytes.find``
+and :func:`foldctl.jsoncodec.find_unicode_escape`; either way, the escapes from the first
+``\\u`` on are read one by one.
+
 A source the prefilter skips is not decoded, so it is not checked either:
 grep says how many it passed over.  ``FOLDCTL_GREP_PREFILTER=0`` (or
 ``prefilter=False`` in the library) decodes every source.
