@@ -57,7 +57,8 @@ def searched_with(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(prefilter, "_SMALL", 0)
     if request.param == "simd":
         pytest.importorskip("stringzilla")
-        assert prefilter.simd_text() is not None
+        if prefilter.simd_text() is None:
+            pytest.skip(f"{prefilter.SIMD_ENVIRONMENT} turns StringZilla off")
     else:
         monkeypatch.setattr(prefilter, "simd_text", lambda: None)
     return str(request.param)
