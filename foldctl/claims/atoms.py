@@ -30,10 +30,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.claims import vocab as V
 from foldctl.claims.vocab import status_family
@@ -102,8 +103,7 @@ FACT_KINDS: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Atom:
+class Atom(msgspec.Struct, frozen=True):
     """One atom of a text: its kind, the text as written, its normalised value, where it is.
 
     ``start``/``end`` are offsets into the text the atom was extracted from.

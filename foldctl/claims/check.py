@@ -14,9 +14,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import derived as D
@@ -43,8 +44,7 @@ UNVERIFIED: Final = "unverified"
 KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIED, UNVERIFIABLE)
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimFinding:
+class ClaimFinding(msgspec.Struct, frozen=True):
     """One thing a summary gets wrong (or that cannot be confirmed), with what a reviewer
     needs to check it.
 
@@ -1253,8 +1253,7 @@ class _Check:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Mention:
+class _Mention(msgspec.Struct, frozen=True):
     classes: set[str]
     words: frozenset[str]
     entities: set[str]

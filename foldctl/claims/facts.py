@@ -31,8 +31,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import vocab as V
@@ -63,8 +64,7 @@ _ERROR_KEYS: Final = frozenset(["error", "errors", "exception", "error_message",
 _REASON_KEYS: Final = frozenset(["reason", "status_reason", "state_reason"])
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(msgspec.Struct, frozen=True):
     """What a message says of one thing: a status, an amount, a date, a time, a level, a
     number or a count with its outcome."""
 
@@ -75,13 +75,12 @@ class Fact:
     rank: int = _RANK_STATUS
 
 
-@dataclass(slots=True)
-class MessageFacts:
+class MessageFacts(msgspec.Struct):
     """What one evidence message says of each entity it names, and of itself."""
 
-    entities: dict[str, list[Fact]] = field(default_factory=dict)
-    own: list[Fact] = field(default_factory=list)  # the result's own outcome
-    subject: list[str] = field(default_factory=list)  # what the message is about
+    entities: dict[str, list[Fact]] = msgspec.field(default_factory=dict)
+    own: list[Fact] = msgspec.field(default_factory=list)  # the result's own outcome
+    subject: list[str] = msgspec.field(default_factory=list)  # what the message is about
 
     def add(self, targets: Iterable[str], fact: Fact) -> None:
         for target in targets:
@@ -355,8 +354,7 @@ def _field_amounts(name: str, item: Any, currency: str | None) -> list[Fact]:
 # --------------------------------------------------------------------------- text
 
 
-@dataclass(slots=True)
-class _Table:
+class _Table(msgspec.Struct):
     """A table's header: where each column starts and what it is called."""
 
     columns: list[tuple[int, str]]

@@ -31,10 +31,11 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import failures as F
@@ -214,8 +215,7 @@ def reported_error(
 # --------------------------------------------------------------------------- the index
 
 
-@dataclass(slots=True)
-class _Lookup:
+class _Lookup(msgspec.Struct):
     """Candidates for one distinct atom, and each one's verdict once known."""
 
     candidates: list[int]

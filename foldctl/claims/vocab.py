@@ -19,9 +19,10 @@ word after a count (see :data:`OUTCOMES`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
+
+import msgspec
 
 from foldctl.lazyre import lazy
 
@@ -37,8 +38,7 @@ STAGE: Final[dict[str, int]] = {WAITING: 0, ACTIVE: 1, DONE: 2, FAILED: 2, CANCE
 ANY: Final = "any"
 
 
-@dataclass(frozen=True, slots=True)
-class Family:
+class Family(msgspec.Struct, frozen=True):
     """A status family: what it means, where it applies, its words, its examples.
 
     ``phrases`` are read in free text (summaries, prose lines of results); ``values``
@@ -430,8 +430,7 @@ def status_relation(summary: str, evidence: str) -> str:
 # --------------------------------------------------------------------------- levels
 
 
-@dataclass(frozen=True, slots=True)
-class Scale:
+class Scale(msgspec.Struct, frozen=True):
     """An ordered scale: how a value is written (``pattern``, its digits in group ``n``),
     how it is normalised (``prefix`` + number), and examples (text -> value, ``""``:
     none)."""

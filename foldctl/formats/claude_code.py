@@ -21,7 +21,6 @@ hang), and the walking is bounded by the number of records.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
@@ -138,20 +137,18 @@ def _sniff(head: Head) -> bool:
     return any(key in first for key in _CHAIN_KEYS)
 
 
-@dataclass
-class _Boundary:
+class _Boundary(msgspec.Struct):
     record: int
     logical: str | None
     meta: _CompactMeta | None
     session: str | None
     timestamp: str | None
     summary: int | None = None  # the record of its isCompactSummary
-    preserved: list[int] = field(default_factory=list)  # records it preserved, in order
+    preserved: list[int] = msgspec.field(default_factory=list)  # records it preserved, in order
     relinked: bool = False  # its preserved records are relinked after its summary
 
 
-@dataclass
-class _Pending:
+class _Pending(msgspec.Struct):
     """A note whose message's place is known once the containers are built."""
 
     code: str

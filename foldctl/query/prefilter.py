@@ -43,9 +43,10 @@ import importlib
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.jsoncodec import find_unicode_escape
 from foldctl.sources.files import Buffer
@@ -77,8 +78,7 @@ def enabled_by_environment() -> bool:
     return value not in ("0", "off", "no", "false")
 
 
-@dataclass(frozen=True, slots=True)
-class Prefilter:
+class Prefilter(msgspec.Struct, frozen=True):
     """A source may match only when its bytes hold one of ``needles``."""
 
     needles: tuple[str, ...]
