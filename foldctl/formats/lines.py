@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 import orjson
 
@@ -110,6 +110,11 @@ class Digits:
     def __init__(self, data: Any) -> None:
         self._data = data
         self._found: bool | None = None
+
+    @property
+    def found(self) -> bool | None:
+        """What :meth:`anywhere` answered, or None before it was asked."""
+        return self._found
 
     def anywhere(self) -> bool:
         if self._found is None:
@@ -229,10 +234,33 @@ class Records(LazyMessages):
     def __len__(self) -> int:
         return len(self._starts)
 
+    @overload
+    def __getitem__(self, index: int) -> Message: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Message]: ...
+
+    def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        # The walk reads every record by a valid index: that one goes straight to _at().
+        if type(index) is int and 0 <= index < len(self._starts):
+            return self._at(index)
+        return super().__getitem__(index)
+
     def _at(self, index: int) -> Message:
         # decoded where it lies (a view of the file's bytes), not from a copy of its line
         raw = memoryview(self._data)[self._starts[index] : self._ends[index]]
-        return decode_record(raw, self._source, self.lines[index], self._digits)
+        digits = self._digits
+        if digits is not None and digits.found is False:
+            # The common case, as decode_record() would read it: an object, in a file
+            # with no integer too wide for a double.
+            try:
+                value = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                if type(value) is dict:
+                    return value
+        return decode_record(raw, self._source, self.lines[index], digits)
 
     def __getstate__(self) -> tuple[Any, ...]:
         # The file's bytes (perhaps a memory map) are not pickled: the records' own are.
