@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Final
 
 import msgspec
@@ -57,44 +58,48 @@ _CHAIN_KEYS: Final = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId"
 _OTHER, _ROW, _COMPACT, _MICROCOMPACT = 0, 1, 2, 3
 
 
-class _Segment(msgspec.Struct):
+# What the pass decodes holds no reference cycle: gc=False spares each struct the
+# collector's bookkeeping (a few ms over a large session).
+
+
+class _Segment(msgspec.Struct, gc=False):
     headUuid: str | None = None
     anchorUuid: str | None = None
     tailUuid: str | None = None
 
 
-class _Preserved(msgspec.Struct):
+class _Preserved(msgspec.Struct, gc=False):
     anchorUuid: str | None = None
     uuids: list[str] | None = None
 
 
-class _CompactMeta(msgspec.Struct):
+class _CompactMeta(msgspec.Struct, gc=False):
     trigger: str | None = None
     preservedSegment: _Segment | None = None
     preservedMessages: _Preserved | None = None
 
 
-class _MicroMeta(msgspec.Struct):
+class _MicroMeta(msgspec.Struct, gc=False):
     trigger: str | None = None
     preTokens: int | float | None = None
     tokensSaved: int | float | None = None
     compactedToolIds: list[str] | None = None
 
 
-class _Block(msgspec.Struct):
+class _Block(msgspec.Struct, gc=False):
     tool_use_id: str | None = None
 
 
-class _ApiMessage(msgspec.Struct):
+class _ApiMessage(msgspec.Struct, gc=False):
     id: str | None = None
     content: list[_Block] | str | None = None
 
 
-class _BareMessage(msgspec.Struct):
+class _BareMessage(msgspec.Struct, gc=False):
     id: str | None = None
 
 
-class _Record(msgspec.Struct):
+class _Record(msgspec.Struct, gc=False):
     """The fields of a record the structure needs; msgspec skips every other."""
 
     type: str | None = None
@@ -649,8 +654,8 @@ def _build(session: _Session) -> Checkpoint:
     s.budget = _WALK_FACTOR * len(s.starts) + _WALK_SLACK
     s.prepare()
     kinds = s.kinds
-    rows = [r for r, kind in enumerate(kinds) if kind == _ROW]
-    main_rows = [r for r in rows if r not in s.side] or rows
+    rows = list(compress(range(len(kinds)), map(_ROW.__eq__, kinds)))
+    main_rows = ([r for r in rows if r not in s.side] or rows) if s.side else rows
     main = set(main_rows)
     boundaries = s.boundaries
     # The live window: from the last record of the main chain back to its boundary.

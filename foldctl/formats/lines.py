@@ -302,9 +302,9 @@ def records(
     ``digits`` the file's :class:`Digits`, shared by its containers."""
     return Records(
         data,
-        array("q", [starts[r] for r in chosen]),
-        array("q", [ends[r] for r in chosen]),
-        array("l", [lines[r] for r in chosen]),
+        array("q", map(starts.__getitem__, chosen)),
+        array("q", map(ends.__getitem__, chosen)),
+        array("l", map(lines.__getitem__, chosen)),
         source,
         frames,
         digits,
