@@ -221,7 +221,7 @@ class _Session:
         add_start, add_end, add_line = self.starts.append, self.ends.append, self.lines.append
         add_uuid, add_parent = self.uuids.append, self.parents.append
         add_type, add_kind = self.types.append, self.kinds.append
-        msgids, answers = self.msgids, self.answers
+        msgids, answers, other = self.msgids, self.answers, self.other
         first_time = last_time = None
         main = 0  # common records: counted here, the others by keep()
         index = len(self.starts)
@@ -252,6 +252,19 @@ class _Session:
                     continue
             uuid = record.uuid
             kind_name = record.type
+            if uuid is None and kind_name not in ROW_TYPES:
+                # A line of another kind (file-history-snapshot, ...): counted, as keep()
+                # counts it.
+                main += 1
+                stamp = record.timestamp
+                if stamp is not None:
+                    if first_time is None or stamp < first_time:
+                        first_time = stamp
+                    if last_time is None or stamp > last_time:
+                        last_time = stamp
+                name = kind_name if isinstance(kind_name, str) else "(no type)"
+                other[name] = other.get(name, 0) + 1
+                continue
             if (
                 uuid is None
                 or uuid in by_uuid
