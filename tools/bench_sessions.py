@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -112,7 +113,12 @@ def _session_commands(
 ) -> list[tuple[str, list[str], str]]:
     """``show`` and ``expand --format jsonl`` of ``f``, by this tree's foldctl or (``tree``)
     by the foldctl of that checkout, labelled ``name``."""
-    run = [*FOLDCTL] if tree is None else ["env", f"PYTHONPATH={tree}", *FOLDCTL]
+    # ``python -m`` puts the working directory first on the path: run from inside the tree.
+    run = (
+        [*FOLDCTL]
+        if tree is None
+        else ["sh", "-c", f'cd {shlex.quote(tree)} && exec "$@"', "-", *FOLDCTL]
+    )
     label = f" ({name})" if name else ""
     return [
         (f"foldctl show{label}", [*run, "show", f], "foldctl show F > /dev/null"),
@@ -135,7 +141,7 @@ def bench_session(runs: int, megabytes: int = 100, against: str | None = None) -
     ]
     if against is None:
         commands += _session_commands(f)
-    else:  # both trees by way of PYTHONPATH, so that they start alike
+    else:  # both trees by way of a shell, so that they start alike
         ours = _session_commands(f, str(REPO), "this tree")
         other = Path(against).resolve()
         theirs = _session_commands(f, str(other), other.name)
