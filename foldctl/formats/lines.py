@@ -96,8 +96,12 @@ def read_head(data: Any) -> Head:
     return Head(first, first_line_whole and more)
 
 
-_CHUNK: Final = 1 << 22
 _RUN: Final = 19
+#: The file is looked at in slices this long (overlapping by a run's length): small enough
+#: for the allocator to reuse one buffer, where slices of megabytes each fault in fresh
+#: pages (4 MiB slices: 50,000 page faults over 100 MB, the scan 85-135 ms; 64 KiB: none,
+#: 70-75 ms).
+_CHUNK: Final = (1 << 16) - _RUN
 
 
 class Digits:
