@@ -704,6 +704,22 @@ class _Check:
             return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
         return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
+    def _owned_by(self, claim: Atom, owner: str) -> bool:
+        """Whether some message in range gives ``owner`` the amount ``claim`` says: an
+        entity holds several amounts at once (a price, a proration, a total), so the last
+        one stated is not the only one it has."""
+        position = self.start
+        for _ in range(5):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return False
+            if any(
+                _same_money(claim.value, f.value) for f in self.index.facts(found).of(owner, A.MONEY)
+            ):
+                return True
+            position = found + 1
+        return False
+
     def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
         """Whether an amount the summary gives ``entity`` is another entity's in the
         originals (the fare of the flight not booked, another row's total)."""
@@ -822,6 +838,8 @@ class _Check:
         clause = self._clause_of(claim)
         if not matched and D.derived_cue(self.summary[clause[0] : clause[1]], 0, 0):
             return None  # "the two SKU-1 come to $37": worked out, not the entity's own value
+        if self._owned_by(claim, key):
+            return True  # an earlier message gives the entity this amount (a price, a rate)
         return position, _closest_amount(values, self.summary, claim)
 
     def _attribute(self, claim: Atom) -> set[str]:

@@ -285,6 +285,13 @@ def _object_facts(
                 elif atom.kind == A.TIME:
                     facts.add(subjects, Fact(A.TIME, atom.value, atom.text, name))
             continue
+        if isinstance(item, str) and len(item) <= 300 and not A.is_id_key(name):
+            # an amount written with its currency is an amount, whatever the field is
+            # called (``"price_per_seat": "$24.00/mo"``), as on a ``key: value`` line
+            for atom in A.extract_atoms(item):
+                if atom.kind == A.MONEY:
+                    facts.add(subjects, Fact(A.MONEY, atom.value, atom.text, name))
+            continue
         if type(item) in (int, float) and not A.is_id_key(name):
             number = A.to_decimal(repr(item))
             if number is not None:
