@@ -209,6 +209,11 @@ DURATION_UNITS: Final[dict[str, int | Decimal]] = {
     "weeks": 604800,
 }
 
+#: Words between a number and its unit of time that say which ones count ("10 calendar days").
+_SPAN_QUALIFIERS: Final = frozenset(
+    _words("calendar business working full whole consecutive clear banking school")
+)
+
 #: Identifier-shaped words that are standards, not things (``SHA-256``, ``ISO-8601``).
 ID_STOPLIST: Final = frozenset(
     _words("SHA UTF ISO RFC AES RSA HTTP HTTPS TLS SSL IPV MD BASE UTC GMT GPT MP ES PEP X")
@@ -1320,6 +1325,12 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
         if lw1 in DURATION_UNITS and not is_word:
             seconds = amount * Decimal(DURATION_UNITS[lw1])
             return Atom(DURATION, f"{raw} {w1}", decimal_text(seconds), start, m.end("w1"))
+        if lw1 in _SPAN_QUALIFIERS and w2 and w2.lower() in DURATION_UNITS and not is_word:
+            # "10 calendar days", "5 business days": a duration with a word of which days
+            seconds = amount * Decimal(DURATION_UNITS[w2.lower()])
+            return Atom(
+                DURATION, m.string[start : m.end("w2")], decimal_text(seconds), start, m.end("w2")
+            )
         noun, noun_end = None, 0
         if lw1 in COUNT_MODIFIERS and w2 and w2.lower() not in NOT_NOUNS:
             noun, noun_end = (
@@ -1395,6 +1406,9 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):
         amount = parse_money(value)[1]
+        if kind == NUMBER and len(atom.text) > 1 and atom.text[0] == "0" and atom.text.isdigit():
+            # "****0291", "007": digits as written (an identifier's), zeros and all
+            return ((atom.text, atom.text + ".", *number_spellings(amount)),)
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)

@@ -362,7 +362,7 @@ class _Check:
                 return "a count written in words; not found as written"
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
             if self.index.small_count_conflict(
-                int(number_text), lemma, self.start, self.stop, said
+                int(number_text), lemma, self.start, self.stop, said, part=self._part(atom)
             ):
                 return None  # the originals count the same noun otherwise: strong evidence
             if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
@@ -375,6 +375,8 @@ class _Check:
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
         value = _numeric_value(atom)
+        if value is not None and atom.kind in _NUMERIC and self._margin(atom):
+            return "a difference the summary may have worked out; not found as written"
         derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
         if derivable and value is not None:
             if self._worked_out >= _WORKED_OUT_BUDGET:
@@ -384,18 +386,37 @@ class _Check:
                 return "works out from numbers of one message; not stated there"
         return None
 
+    def _margin(self, atom: Atom) -> bool:
+        """Whether a number is a difference by how it is said: after "by" ("beat A by
+        5.5 points", "down by 3%") or before a word of comparison ("0.021 mm above
+        nominal", "20.6% over the included calls", "35 minutes over his limit")."""
+        before = self.summary[max(0, atom.start - 12) : atom.start].lower()
+        if _BY.search(before):
+            return True
+        return _COMPARED.match(self.summary, atom.end) is not None
+
+    def _part(self, count: Atom) -> bool:
+        """Whether a count is of the things with a property, told by a status or a
+        participle right after it ("1 pair flagged", "3 rows were rejected"): a part of
+        what the originals list, which they need not count."""
+        words = _WORD.findall(self.summary, count.end, count.end + 40)[:3]
+        for word in words:
+            lowered = word.lower()
+            if lowered in _COPULAS:
+                continue
+            return V.status_family(lowered) is not None or (
+                lowered.endswith("ed") and len(lowered) > 4
+            )
+        return False
+
     def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
         """Whether ``value`` is a sum, difference, product or ratio of two numbers of the
         clause, or (an amount, a number, a share) of one of the last results in range: no
         numbers of two messages are combined, so a made-up value rarely works out, and
         the work per summary stays bounded."""
-        own = [
-            v
-            for other in self._atoms_in(*clause)
-            if other is not atom
-            for v in [_numeric_value(other)]
-            if v is not None
-        ]
+        sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
+        # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
+        own = D.numbers_in(self._numbers_text(atom, sentence))
         percent = atom.kind == A.PERCENT
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
@@ -404,12 +425,35 @@ class _Check:
             return False  # a count or a duration is made up of the summary's own numbers
         if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
             return False  # a share of something named: "20.6% over the 2,000,000 included"
-        recent = _RECENT_DERIVED
-        for position in self.index.recent_results(self.start, self.stop, recent):
+        positions = dict.fromkeys(self.index.recent_results(self.start, self.stop, _RECENT_DERIVED))
+        for position in positions:
             read = self.index.numbers(position)
             if read and D.derivable(value, [*own, *read], percent=percent, places=places):
                 return True
         return False
+
+    def _numbers_text(self, atom: Atom, sentence: tuple[int, int]) -> str:
+        """The part of the sentence that holds ``atom`` (between semicolons), with the atom
+        and every value that is no quantity (an id, a date, a time, a version, an address)
+        blanked out: the numbers it can be worked out from."""
+        start, end = self._phrase(atom, sentence)
+        text = list(self.summary[start:end])
+        for other in self._atoms_in(start, end):
+            if other is atom or other.kind not in _NUMERIC:
+                text[other.start - start : other.end - start] = " " * (other.end - other.start)
+        return "".join(text)
+
+    def _phrase(self, atom: Atom, sentence: tuple[int, int]) -> tuple[int, int]:
+        """The part of the sentence between semicolons (or lines) that holds ``atom``."""
+        start, end = sentence
+        text = self.summary
+        start = max(
+            start, text.rfind(";", start, atom.start) + 1, text.rfind("\n", start, atom.start) + 1
+        )
+        for stop in (text.find(";", atom.end, end), text.find("\n", atom.end, end)):
+            if stop >= 0:
+                end = min(end, stop)
+        return start, end
 
     def _derived(self, atom: Atom) -> bool | str | None:
         """Whether a number the originals do not hold is worked out from numbers they do,
@@ -714,7 +758,8 @@ class _Check:
             if found is None:
                 return False
             if any(
-                _same_money(claim.value, f.value) for f in self.index.facts(found).of(owner, A.MONEY)
+                _same_money(claim.value, f.value)
+                for f in self.index.facts(found).of(owner, A.MONEY)
             ):
                 return True
             position = found + 1
@@ -1289,6 +1334,7 @@ _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
 _COUNTED: Final = lazy(r"(?<![\w.,/:#-])\d[\d,.]{0,12}[ \t](?:[a-z]{1,20}[ \t]){0,2}$")
+_WORD: Final = lazy(r"[A-Za-z]+")
 _COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
 #: Just before a status word, an article: the word qualifies a noun ("the failed payment").
 _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
@@ -1305,7 +1351,17 @@ _OUTCOME_FIELDS: Final = frozenset(
 )
 #: After a percentage, what makes it a share of something the originals count.
 _SHARE_OF: Final = lazy(
-    r"\s{1,3}(?:of|over|above|below|under|more|less|fewer|up|down|higher|lower)\b", re.I
+    r"\s{1,3}(?:[A-Za-z]{2,12}\s{1,3})?(?:of|on|over|above|below|under|more|less|fewer|up|down|"
+    r"higher|lower)\b",
+    re.I,
+)
+#: Before a number, what makes it a difference ("by 5.5 points").
+_BY: Final = lazy(r"\bby\s{1,3}(?:about\s|some\s|another\s)?$")
+#: After a number (and its unit or noun), a word of comparison: the number is a difference.
+_COMPARED: Final = lazy(
+    r"(?:\s{0,2}[A-Za-z%]{1,12}){0,1}\s{1,3}(?:above|below|over|under|beyond|short of|"
+    r"more than|less than|fewer than|higher than|lower than|ahead of|behind)\b",
+    re.IGNORECASE,
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4

@@ -21,11 +21,14 @@ from foldctl.lazyre import lazy
 
 #: How many numbers of one text are combined (pairs, runs): the work stays bounded.
 MAX_NUMBERS: Final = 80
+#: A number not glued to a word (a sign of its own before it is no word: ``Ø42.000``).
 _NUMBER: Final = lazy(
-    "(?<![\\w.])\\d{1,3}(?:[,.\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
-    "|(?<![\\w.])\\d{1,3}(?: \\d{3}){2,}(?!\\d)"
-    "|(?<![\\w.])\\d+(?:[.,]\\d+)?"
+    "(?<![A-Za-z0-9_.])\\d{1,3}(?:[,.\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
+    "|(?<![A-Za-z0-9_.])\\d{1,3}(?: \\d{3}){2,}(?!\\d)"
+    "|(?<![A-Za-z0-9_.])\\d+(?:[.,]\\d+)?"
 )
+#: A number whose one separator may group thousands or start decimals ("42.021", "1,204").
+_ONE_GROUP: Final = lazy(r"\d{1,3}[.,]\d{3}")
 #: Words that say a number is worked out from others.
 _CUES: Final = lazy(
     r"\b(?:in total|totals?|totalling|totaling|in all|altogether|together|combined|sum|"
@@ -39,12 +42,16 @@ def numbers_in(text: str) -> list[Decimal]:
     :data:`MAX_NUMBERS` distinct ones."""
     found: dict[Decimal, None] = {}
     for m in _NUMBER.finditer(text[:200_000]):
-        value = A.to_decimal(m.group(), grouped=True)
-        if value is not None and value not in found:
-            found[value] = None
-            if len(found) >= MAX_NUMBERS:
-                break
-    return list(found)
+        written = m.group()
+        values = [A.to_decimal(written, grouped=True)]
+        if _ONE_GROUP.fullmatch(written):  # "42.021" is 42021 or 42.021: both are read
+            values.append(A.to_decimal(written.replace(",", ".")))
+        for value in values:
+            if value is not None and value not in found:
+                found[value] = None
+        if len(found) >= MAX_NUMBERS:
+            break
+    return list(found)[:MAX_NUMBERS]
 
 
 def derived_cue(clause: str, start: int, end: int) -> str | None:
