@@ -1081,7 +1081,7 @@ class _Check:
         tied: set[int] = set()  # clauses tied to an error
         unmentioned: list[tuple[str, str, list[int]]] = []
         for (error_class, tool), (_, positions) in ordered:
-            hits = self._mentioned(
+            hits, ties = self._mentioned(
                 error_class,
                 tool,
                 positions,
@@ -1089,9 +1089,11 @@ class _Check:
                 single=len(groups) == 1,
                 unique=classes[error_class] == 1,
             )
-            tied |= hits
+            tied |= ties
             if not hits:
                 unmentioned.append((error_class, tool, positions))
+        if unmentioned and tied:
+            tied |= self._continuing(tied)
         asides = self._asides() if unmentioned else set()
         loose = bool(unmentioned) and any(
             m.classes - {"weak"}
@@ -1116,6 +1118,25 @@ class _Check:
                 )
             )
         return findings
+
+    def _continuing(self, tied: set[int]) -> set[int]:
+        """The clauses of a line headed by a tool's name ("- send_sms: HTTP 503, queue
+        full; the update was not delivered") that name and count nothing of their own,
+        when a clause of the line is tied to an error: the line tells that error."""
+        found: set[int] = set()
+        for n, (start, end) in enumerate(self.clauses):
+            if n in tied or any(
+                a.kind in A.ENTITY_KINDS or a.kind in _NUMERIC for a in self._atoms_in(start, end)
+            ):
+                continue
+            line_start = self.summary.rfind("\n", 0, start) + 1
+            line_end = self.summary.find("\n", end)
+            line_end = len(self.summary) if line_end < 0 else line_end
+            if not _TOOL_LINE.match(self.summary, line_start):
+                continue
+            if any(line_start <= self.clauses[t][0] < line_end for t in tied):
+                found.add(n)
+        return found
 
     def _asides(self) -> set[int]:
         """The clauses under a heading that says what was asked, what it is about or what
@@ -1159,11 +1180,25 @@ class _Check:
         or exit code), its words joined by ``_``."""
         found: list[_Mention] = []
         tools = {tool.lower() for tool, _ in self.index.tool_names(self.start, self.stop)}
+        # a word of a tool's name is no word of trouble ("a retry storm" beside retry_payment)
+        verbs = {
+            w[:-1] if w.endswith("y") else w
+            for tool in tools
+            for w in tool.split("_")
+            if len(w) >= 4 and any(p.fullmatch(w) for _, p in F.MENTION_CLASSES)
+        }
+        own = (
+            re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(verbs))) + r")[a-z]{0,4}\b", re.I)
+            if verbs
+            else None
+        )
         for clause_start, clause_end in self.clauses:
             text = self.summary[clause_start:clause_end]
             troubled = _SNAKE.sub(
                 lambda m: " " * len(m.group()) if m.group().lower() in tools else m.group(), text
             )
+            if own is not None:
+                troubled = own.sub(lambda m: " " * len(m.group()), troubled)
             classes = {
                 name
                 for name, pattern in F.MENTION_CLASSES
@@ -1201,11 +1236,13 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> set[int]:
+    ) -> tuple[set[int], set[int]]:
         """The clauses that mention the error: they name it (its code, its distinctive
         words, its own code word), or have a word of trouble and name the failing
         operation, what the call was about, or the error's class when no other error
-        shares it."""
+        shares it; and of those, the ones tied to it (not free to tell another error): all
+        but several that share only its kind of trouble ("the card was declined", "the
+        code was rejected": one of them may tell another error)."""
         anchors: set[str] = set()
         lines: list[str] = []
         for position in positions[:20]:
@@ -1216,8 +1253,9 @@ class _Check:
         tool_name = tool.lower()
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         found: set[int] = set()
+        by_class: set[int] = set()
         for n, mention in enumerate(mentions):
-            if self._mentions_error(
+            tie = self._mentions_error(
                 mention,
                 error_class,
                 tool,
@@ -1229,11 +1267,20 @@ class _Check:
                 objects,
                 single=single,
                 unique=unique,
-            ):
+            )
+            if tie is _BY_CLASS:
+                by_class.add(n)
+            elif tie:
                 found.add(n)
-        if not found and not anchors and not operation_words(tool):
+        if found:
+            # told by its own marks: a clause that only shares its kind of trouble may
+            # tell another error ("the code was rejected" beside "the card was declined")
+            return found, found
+        if by_class:
+            return by_class, by_class if len(by_class) == 1 else set()
+        if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found
+        return found, found
 
     @staticmethod
     def _mentions_error(
@@ -1249,7 +1296,10 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> bool:
+    ) -> bool | str:
+        """Whether a clause mentions the error: ``True`` by a mark of its own (its code,
+        its words, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
+        alone."""
         trouble = mention.classes - {"weak"}
         if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
             return True  # "got a 503", "(409)", "exit code 3"
@@ -1264,15 +1314,17 @@ class _Check:
         shared = distinct & {_stem(w) for w in mention.words}
         if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
-        if single and (error_class in trouble or "failed" in trouble):
-            return True  # the only error: a word of failure, or of its kind, is about it
-        if error_class != "failed" and error_class in mention.classes and unique:
-            return True  # the only error of its kind: "timed out" names the timeout
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
             return True  # the operation, with a word of trouble (or "errors": "two errors")
-        return bool(trouble) and names_object(mention.words, objects)  # "the coupon was refused"
+        if trouble and names_object(mention.words, objects):
+            return True  # "the coupon was refused"
+        if single and (error_class in trouble or "failed" in trouble):
+            return _BY_CLASS  # the only error: a word of failure, or of its kind, is about it
+        if error_class != "failed" and error_class in mention.classes and unique:
+            return _BY_CLASS  # the only error of its kind: "timed out" names the timeout
+        return False
 
     # ------------------------------------------------------------ findings
 
@@ -1326,6 +1378,12 @@ class _Mention:
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
 
 
+#: A line headed by a tool's name ("- send_sms: HTTP 503, queue full").
+_TOOL_LINE: Final = lazy(
+    r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])?[ \t]{0,3}`?[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}`?:"
+)
+#: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
+_BY_CLASS: Final = "by class"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
