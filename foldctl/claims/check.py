@@ -602,15 +602,24 @@ class _Check:
         """
         before = [e for e in entities if e.end <= claim.start][::-1]
         after = [e for e in entities if e.start >= claim.end]
+        governed: dict[int, bool] = {}
+        for n, entity in enumerate(entities):  # "for s-1 and s-2": the preposition governs both
+            joined = n > 0 and _COORDINATED.fullmatch(
+                self.summary, entities[n - 1].end, entity.start
+            )
+            governed[entity.start] = self._after_preposition(entity) or bool(
+                joined and governed.get(entities[n - 1].start)
+            )
         chosen: list[Atom] = []
         if before:
             index = 0
             while index + 1 < len(before) and (
-                self._after_preposition(before[index]) or before[index].kind in (A.VERSION, A.HASH)
+                governed.get(before[index].start, False)
+                or before[index].kind in (A.VERSION, A.HASH)
             ):
                 index += 1
             chosen.append(before[index])
-        if after and not self._after_preposition(after[0]):
+        if after and not governed.get(after[0].start, False):
             chosen.append(after[0])
         return chosen
 
@@ -970,12 +979,12 @@ class _Check:
         must agree.  A statement about one operation is never judged by another's outcome.
         """
         text = self.summary[clause_start:clause_end].lower().replace("re-run", "rerun")
-        words = re.findall(r"[a-z][a-z0-9]*", text)
         tokens = set(re.findall(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]", text))
         statuses = [(i, a) for i, a in claims if a.kind == A.STATUS]
         levels = [(i, a) for i, a in claims if a.kind == A.LEVEL]
         if not statuses and not levels:
             return {}
+        words = re.findall(r"[a-z][a-z0-9]*", text)
         positions: list[int] = []
         for tool, places in self.index.tool_names(self.start, self.stop):
             if names_operation(words, tool):
@@ -1382,6 +1391,8 @@ class _Mention:
 _TOOL_LINE: Final = lazy(
     r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])?[ \t]{0,3}`?[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}`?:"
 )
+#: Between two entities, what joins them into one phrase ("s-1 and s-2", "A, B or C").
+_COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 #: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
 _BY_CLASS: Final = "by class"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").

@@ -101,7 +101,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "| awaiting response | action required | requires action | queued | in the queue | "
         "scheduled | not started | has not started | not yet started | paused | deferred | "
         "draft | on the waitlist",
-        "wait | waiting | new request | requested | submitted | initiated",
+        "wait | waiting | new request | requested | submitted | initiated | delayed",
         (
             ("refund RF-1 is pending_review", "pending"),
             ("awaiting risk review", "pending"),
@@ -119,7 +119,8 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "retrying | rolling out | deploying | building | restoring | being processed | "
         "is processing",
         "active | in_progress | inprogress | executing | provisioning | pending_start | "
-        "started | starting",
+        "started | starting | sending | importing | exporting | syncing | uploading | "
+        "downloading | migrating | indexing | scanning | transferring",
         (
             ("the load is still running", "running"),
             ("deploy in progress", "running"),
@@ -226,7 +227,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "shipping",
         1,
         "shipped | dispatched | in transit | out for delivery | sent out | on its way | on "
-        "the way | handed to the carrier | picked up by the carrier",
+        "the way | handed to the carrier | picked up by the carrier | departed | has left",
         "partially_shipped",
         (("it is in transit", "shipped"), ("dispatched today", "shipped")),
     ),
