@@ -766,7 +766,10 @@ def summary_atoms(summary: str) -> tuple[Atom, ...]:
 PERSON_CUES: Final = frozenset(
     _words(
         "by to from with for cc ask asked told paged page owner contact customer patient "
-        "employee assignee commander reviewer manager named called"
+        "employee assignee commander reviewer manager named called lead dispatcher officer "
+        "engineer inspector auditor supervisor technician analyst admin director head nurse "
+        "doctor pilot captain recruiter coordinator planner controller approver candidate "
+        "representative rep colleague agent tenant landlord student instructor teacher"
     )
 )
 #: Capitalised words that are no part of a person's name.
@@ -782,8 +785,12 @@ _NOT_NAMES: Final = frozenset(
 )
 _NAME: Final = lazy(
     r"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>[A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})"
-    r"|(?P<cue>[A-Za-z]{2,9}):? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
+    r"|(?P<cue>[A-Za-z]{2,12})[:,]? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
     r"(?: [A-Z][a-z]{1,20})?))\b"
+    # a sentence that starts with a person doing what people do ("Claire Dubois approved")
+    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20})"
+    r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
+    r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )
 
 
@@ -791,13 +798,13 @@ def name_atoms(text: str) -> list[Atom]:
     """People named in ``text`` (see :func:`summary_atoms`), each as written."""
     found: list[Atom] = []
     for m in _NAME.finditer(text):
-        group = "titled" if m.group("title") else "cued"
+        group = "titled" if m.group("title") else "lead" if m.group("lead") else "cued"
         if group == "cued" and m.group("cue").lower() not in PERSON_CUES:
             continue
         words = m.group(group).split(" ")
         while words and words[-1] in _NOT_NAMES:
             words.pop()
-        if not words or words[0] in _NOT_NAMES or (group == "cued" and len(words) < 2):
+        if not words or words[0] in _NOT_NAMES or (group != "titled" and len(words) < 2):
             continue
         name = " ".join(words)
         start = m.start(group)
