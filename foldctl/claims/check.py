@@ -925,15 +925,18 @@ class _Check:
                 for i, s in statuses
                 if 0 <= s.start - count.end <= 16
                 and not any(c.isdigit() for c in self.summary[count.end : s.start])
-            ][:1]  # the first outcome after it, with no other number between
+                and not _JOINED.search(self.summary, count.end, s.start)
+            ][:1]  # the first outcome after it, with no other number nor a new clause between
             close = after + [(i, s) for i, s in statuses if 0 <= count.start - s.end <= 2]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
                 continue  # "2 of 3 jobs": the total, not the count with that outcome
             for i, status in close:
-                if status.value not in ("succeeded", "failed", "cancelled", "rejected"):
+                # a word that counts an outcome ("3 assigned"), else the status's own family
+                family = V.outcome_of(status.text) or status.value
+                if family not in ("succeeded", "failed", "cancelled", "rejected"):
                     continue
-                verdict = self._outcome_verdict(int(number), status.value, noun)
+                verdict = self._outcome_verdict(int(number), family, noun)
                 if verdict is not None:
                     position, written = verdict
                     found[i] = self._finding(
