@@ -259,7 +259,7 @@ class EvidenceIndex:
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
         self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
-        self._conflicts: dict[tuple[int, int, str, frozenset[str]], bool] = {}
+        self._conflicts: dict[tuple[int, int, str, frozenset[str], bool], bool] = {}
         self._documents: dict[int, tuple[str, Any]] = {}  # a message's text and its JSON
         for ref, atoms in items:
             self.add(ref, atoms)
