@@ -1092,18 +1092,35 @@ class _Check:
         ordered = sorted(groups.items(), key=lambda g: g[1][1])
         tied: set[int] = set()  # clauses tied to an error
         unmentioned: list[tuple[str, str, list[int]]] = []
-        for (error_class, tool), (_, positions) in ordered:
-            hits, ties = self._mentioned(
+        found = [
+            (
                 error_class,
                 tool,
                 positions,
-                mentions,
-                single=len(groups) == 1,
-                unique=classes[error_class] == 1,
+                self._mentioned(
+                    error_class,
+                    tool,
+                    positions,
+                    mentions,
+                    single=len(groups) == 1,
+                    unique=classes[error_class] == 1,
+                ),
             )
-            tied |= ties
-            if not hits:
+            for (error_class, tool), (_, positions) in ordered
+        ]
+        named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
+        for error_class, tool, positions, (own, by_class) in found:
+            if own:
+                tied |= own
+                continue
+            if not by_class:
                 unmentioned.append((error_class, tool, positions))
+                continue
+            # several clauses share only its kind of trouble: one of them tells it, the
+            # others may tell another error, unless all but one name another error
+            free = by_class - named
+            if len(free) == 1:
+                tied |= free
         if unmentioned and tied:
             tied |= self._continuing(tied)
         asides = self._asides() if unmentioned else set()
@@ -1249,12 +1266,10 @@ class _Check:
         single: bool,
         unique: bool,
     ) -> tuple[set[int], set[int]]:
-        """The clauses that mention the error: they name it (its code, its distinctive
-        words, its own code word), or have a word of trouble and name the failing
-        operation, what the call was about, or the error's class when no other error
-        shares it; and of those, the ones tied to it (not free to tell another error): all
-        but several that share only its kind of trouble ("the card was declined", "the
-        code was rejected": one of them may tell another error)."""
+        """The clauses that mention the error: those that name it (its code, its
+        distinctive words, its own code word, or a word of trouble with the failing
+        operation or what the call was about), and, when none does, those that share only
+        its kind of trouble when no other error shares it ("the card was declined")."""
         anchors: set[str] = set()
         lines: list[str] = []
         for position in positions[:20]:
@@ -1287,12 +1302,12 @@ class _Check:
         if found:
             # told by its own marks: a clause that only shares its kind of trouble may
             # tell another error ("the code was rejected" beside "the card was declined")
-            return found, found
+            return found, set()
         if by_class:
-            return by_class, by_class if len(by_class) == 1 else set()
+            return set(), by_class
         if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found, found
+        return found, set()
 
     @staticmethod
     def _mentions_error(
