@@ -430,7 +430,34 @@ class _Check:
             read = self.index.numbers(position)
             if read and D.derivable(value, [*own, *read], percent=percent, places=places):
                 return True
+        if percent:
+            return False
+        for position in self._about(atom, sentence):
+            # a sum or a difference of two numbers the originals give what the sentence is
+            # about ("s-20388 4.6 points": 46.0 raw, 41.4 final in its row)
+            read = self.index.numbers(position)
+            if read and D.derivable(value, read, percent=False, places=places, additive=True):
+                return True
         return False
+
+    def _about(self, atom: Atom, sentence: tuple[int, int]) -> list[int]:
+        """The last message to name each entity of the part of the sentence holding
+        ``atom`` (of the sentence before when it names none: "Its mean ..."), at most
+        :data:`_RECENT_DERIVED`."""
+        entities = [
+            a for a in self._atoms_in(*self._phrase(atom, sentence)) if a.kind in A.ENTITY_KINDS
+        ]
+        if not entities:
+            index = bisect_right(self._sentence_starts, sentence[0]) - 2
+            if index >= 0:
+                before = self._atoms_in(*self.sentences[index])
+                entities = [a for a in before if a.kind in A.ENTITY_KINDS]
+        found: dict[int, None] = {}
+        for entity in entities[:_RECENT_DERIVED]:
+            position = self.index.last_support(entity, self.start, self.stop)
+            if position is not None:
+                found[position] = None
+        return list(found)
 
     def _numbers_text(self, atom: Atom, sentence: tuple[int, int]) -> str:
         """The part of the sentence that holds ``atom`` (between semicolons), with the atom

@@ -62,7 +62,14 @@ def derived_cue(clause: str, start: int, end: int) -> str | None:
     return f"derived ({hit.group()}) from numbers in the originals; not checked"
 
 
-def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, places: int) -> bool:
+def derivable(
+    value: Decimal,
+    numbers: Sequence[Decimal],
+    *,
+    percent: bool,
+    places: int,
+    additive: bool = False,
+) -> bool:
     """Whether ``value`` (written with ``places`` decimals) is a sum, difference, product or
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
     percentage of another.
@@ -70,7 +77,9 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
     Each number looks for its partner among the sorted numbers, in the window where their
     sum, difference, product or ratio would fall (widened past rounding), and each one
     found is checked exactly as written: the answer of trying every pair, in n log n
-    (every pair of every number of a summary of thousands of sentences took seconds)."""
+    (every pair of every number of a summary of thousands of sentences took seconds).
+    With ``additive``, only a sum or a difference of two of them (a product or a ratio of
+    two of many numbers lands near almost any small value)."""
     if value == 0:
         return False
     tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
@@ -110,6 +119,8 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
             return True
         if any(near(abs(a - b)) for b in partners(a, a + lo, a + hi)):
             return True
+        if additive:
+            continue
         if any(near(a * b) for b in partners(a, lo / a, hi / a)):
             return True
         # a as the top of a ratio (each pair is tried both ways); a value that rounds to
@@ -117,7 +128,7 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
         tops = partners(a, a / hi, a / lo) if lo > 0 else [b for b in values if b != a]
         if any(near(a / b) for b in tops):
             return True
-    if percent:
+    if percent or additive:
         return False
     for i in range(len(values)):  # a run of numbers as written: a column, a list of counts
         total = Decimal(0)
