@@ -149,7 +149,11 @@ _FAILING_LEVELS: Final = frozenset(
 _OUTCOME_COUNT: Final = lazy(
     "(?<![\\w.])(?P<n>\\d{1,3}(?:[,\u202f\u00a0 ]\\d{3})+|\\d+) (?P<word>"
     + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
-    + r")\b",
+    + r")\b"
+    # the outcome as a field's name: "posted": 34, failed: 3
+    + "|(?<![\\w])(?P<key>"
+    + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
+    + r")\"?[ \t]{0,3}[:=][ \t]{0,3}(?P<kn>\d{1,9})(?!\d|[.,]\d)",
     re.IGNORECASE,
 )
 _TABLE_SPLIT: Final = lazy(r"\S(?:\S| (?! ))*")
@@ -283,6 +287,13 @@ def _object_facts(
                         facts.add(subjects, Fact(A.TIME, clock, atom.text, name))
                 elif atom.kind == A.TIME:
                     facts.add(subjects, Fact(A.TIME, atom.value, atom.text, name))
+            continue
+        if isinstance(item, str) and len(item) <= 300 and not A.is_id_key(name):
+            # an amount written with its currency is an amount, whatever the field is
+            # called (``"price_per_seat": "$24.00/mo"``), as on a ``key: value`` line
+            for atom in A.extract_atoms(item):
+                if atom.kind == A.MONEY:
+                    facts.add(subjects, Fact(A.MONEY, atom.value, atom.text, name))
             continue
         if type(item) in (int, float) and not A.is_id_key(name):
             number = A.to_decimal(repr(item))
@@ -443,8 +454,9 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     """The counts with outcomes in ``text``: (count, family, as written)."""
     found: list[tuple[int, str, str]] = []
     for m in _OUTCOME_COUNT.finditer(text):
-        family = V.outcome_of(m.group("word"))
-        number = A.to_decimal(m.group("n"), grouped=True)
+        word = m.group("word") or m.group("key")
+        family = V.outcome_of(word)
+        number = A.to_decimal(m.group("n") or m.group("kn"), grouped=True)
         if family is not None and number is not None:
             found.append((int(number), family, m.group()))
     return found

@@ -101,7 +101,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "| awaiting response | action required | requires action | queued | in the queue | "
         "scheduled | not started | has not started | not yet started | paused | deferred | "
         "draft | on the waitlist",
-        "wait | waiting | new request | requested | submitted | initiated",
+        "wait | waiting | new request | requested | submitted | initiated | delayed",
         (
             ("refund RF-1 is pending_review", "pending"),
             ("awaiting risk review", "pending"),
@@ -119,7 +119,8 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "retrying | rolling out | deploying | building | restoring | being processed | "
         "is processing",
         "active | in_progress | inprogress | executing | provisioning | pending_start | "
-        "started | starting",
+        "started | starting | sending | importing | exporting | syncing | uploading | "
+        "downloading | migrating | indexing | scanning | transferring",
         (
             ("the load is still running", "running"),
             ("deploy in progress", "running"),
@@ -226,7 +227,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "shipping",
         1,
         "shipped | dispatched | in transit | out for delivery | sent out | on its way | on "
-        "the way | handed to the carrier | picked up by the carrier",
+        "the way | handed to the carrier | picked up by the carrier | departed | has left",
         "partially_shipped",
         (("it is in transit", "shipped"), ("dispatched today", "shipped")),
     ),
@@ -554,7 +555,16 @@ OUTCOMES: Final[dict[str, str]] = {
     "written": "succeeded",
     "loaded": "succeeded",
     "verified": "succeeded",
+    "posted": "succeeded",
+    "sent": "succeeded",
+    "imported": "succeeded",
+    "delivered": "succeeded",
+    "assigned": "succeeded",
+    "accepted": "succeeded",
+    "synced": "succeeded",
+    "uploaded": "succeeded",
     "failed": "failed",
+    "bounced": "failed",
     "failing": "failed",
     "failures": "failed",
     "errors": "failed",
@@ -571,6 +581,8 @@ OUTCOME_EXAMPLES: Final[tuple[tuple[str, tuple[tuple[int, str], ...]], ...]] = (
     ("===== 1204 passed, 4 skipped in 371.52s =====", ((1204, "succeeded"), (4, "cancelled"))),
     ("2 failed, 10 passed in 3.1s", ((2, "failed"), (10, "succeeded"))),
     ("verified 6,912 chunks, 0 mismatches", ((0, "failed"),)),
+    ('{"posted": 34, "failed": 1}', ((34, "succeeded"), (1, "failed"))),
+    ("done: 2 assigned, 3 failed", ((2, "succeeded"), (3, "failed"))),
     ("1,198,870 written, 5 441 rejected", ((1198870, "succeeded"), (5441, "rejected"))),
 )
 
