@@ -6,7 +6,7 @@ verify, check the claims of and export many sources at once; compare two; list a
 store's sessions; fingerprint a text; gather a report.  Every command of the command
 line is a thin function over these names (``foldctl.__all__``).
 
-Everything here returns plain, typed, immutable data (frozen dataclasses and dicts),
+Everything here returns plain, typed, immutable data (frozen msgspec Structs and dicts),
 so it can be pickled and shipped to a worker (Dask, Spark); nothing prints, reads
 standard input or exits.  The floors below are imported when a function needs them,
 so ``import foldctl`` and a command's start stay cheap.  docs/library.md shows every
@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
+import msgspec.structs
 
 from foldctl.errors import FoldctlError, UsageError
 from foldctl.sources.files import RawSource
@@ -69,8 +71,7 @@ class Progress(Protocol):
 # --------------------------------------------------------------------------- one checkpoint
 
 
-@dataclass(frozen=True, slots=True)
-class Conversation:
+class Conversation(msgspec.Struct, frozen=True):
     """One checkpoint, loaded and joined: its record of folds and what they hid."""
 
     graph: FoldGraph
@@ -465,12 +466,13 @@ def verify(
         lenient=found.from_directories, checks=checks, folds=folds or NO_FILTER,
     )  # fmt: skip
     if redactor is not None:
-        import dataclasses
+        import msgspec.structs
 
         from foldctl.redact.apply import redact_findings
 
         audits = [
-            dataclasses.replace(a, findings=redact_findings(redactor, a.findings)) for a in audits
+            msgspec.structs.replace(a, findings=redact_findings(redactor, a.findings))
+            for a in audits
         ]
     return build_report(
         audits, fail_on, frozenset(ignore), skipped=found.skipped, excludes=_excludes(exclude)

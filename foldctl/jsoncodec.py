@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import mmap
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -527,8 +528,10 @@ def _big_strings(value: Any, found: list[str], depth: int = 0) -> Any:
     return value if changed is None else changed
 
 
-# A marker no text holds by chance: random per process, then the string's number.
-_MARK: Final = "\x00foldctl-big-" + __import__("secrets").token_hex(16) + "-"
+# A marker no text holds by chance: random per process (16 bytes of os.urandom, as
+# secrets.token_hex draws them, without importing secrets' hmac and random at start-up),
+# then the string's number.
+_MARK: Final = "\x00foldctl-big-" + os.urandom(16).hex() + "-"
 _MARK_JSON: Final = orjson.dumps(_MARK)[:-1]  # its JSON, opening quote included
 _MARKED: Final = re.compile(re.escape(_MARK_JSON) + rb'(\d{8})"')
 

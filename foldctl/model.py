@@ -11,9 +11,10 @@ links a summary to its originals by id or position, by :attr:`Checkpoint.links`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal, overload
+
+import msgspec
 
 Message = dict[str, Any]
 Retention = Literal["conversation", "discard"]
@@ -26,6 +27,17 @@ SpanKind = Literal["fold", "abandoned", "sidechain"]
 Container = int | None
 
 FRAME_PREFIX = "[compacted history"
+
+
+def repr_without(*hidden: str) -> Callable[[msgspec.Struct], str]:
+    """A ``__repr__`` for a record that leaves out the fields named (messages, raw JSON,
+    whole graphs: a repr in a traceback or a REPL stays one readable line)."""
+
+    def __repr__(self: msgspec.Struct) -> str:
+        shown = (f"{n}={getattr(self, n)!r}" for n in self.__struct_fields__ if n not in hidden)
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+    return __repr__
 
 
 def looks_like_frame(message: Message) -> bool:
@@ -92,8 +104,7 @@ class LazyMessages(Sequence[Message]):
     __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     """One entry of ``folded``: a fold and, when retained, what it folded.
 
     A field the input format does not record is ``None`` (absent in JSON, "not
@@ -111,12 +122,12 @@ class Span:
     removed_stage_ids: tuple[str, ...] | None
     retained: Retention
     #: a list, or lazily decoded raw JSON (fastload); left out of the repr, as is ``raw``
-    messages: Sequence[Message] | None = field(repr=False)
+    messages: Sequence[Message] | None
     #: the stored JSON object, when it holds more than the fields above (the exact path
     #: keeps it); None when it holds exactly them (the fast path): see :meth:`stored`.
     #: For a format of one record a line: the record that made the fold (a Claude Code
     #: ``compact_boundary``, a Codex ``compacted`` line), verbatim.
-    raw: dict[str, Any] | None = field(repr=False)
+    raw: dict[str, Any] | None
     #: ``fold``: a compaction.  ``abandoned`` / ``sidechain``: not a fold but records that
     #: stand in no fold and not in the live window (a rewound branch; a subagent's records
     #: in its parent's file), kept as a floating container so that they can be shown
@@ -125,7 +136,9 @@ class Span:
     line: int | None = None
     #: in a redacted view, the span as stored: its fingerprint, run, model and stage ids are
     #: what the join, the audit and the fold filters read (:attr:`recorded`); None otherwise
-    unredacted: Span | None = field(default=None, repr=False, compare=False)
+    unredacted: Span | None = None
+
+    __repr__ = repr_without("messages", "raw", "unredacted")
 
     @property
     def recorded(self) -> Span:
@@ -170,8 +183,7 @@ class Origin:
         return Origin, (None,)
 
 
-@dataclass(frozen=True, slots=True)
-class LoadNote:
+class LoadNote(msgspec.Struct, frozen=True):
     """Something the loader noticed while reading a format of one record a line, as plain
     data: the audit turns each into a finding of the same ``code`` (docs/findings.md).
 
@@ -186,8 +198,7 @@ class LoadNote:
     related: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Microcompaction:
+class Microcompaction(msgspec.Struct, frozen=True):
     """A Claude Code ``microcompact_boundary``: tool results cleared from the context (their
     records stay in the file).  ``cleared`` are the messages holding those results, as
     (container, index), in the order of ``tool_use_ids``; ``missing`` the ids no record
@@ -203,8 +214,7 @@ class Microcompaction:
     missing: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFacts:
+class SessionFacts(msgspec.Struct, frozen=True):
     """What a session file says about itself (formats of one record a line): the session
     id, where it ran, when, and for a subagent's transcript its parent session."""
 
@@ -221,8 +231,7 @@ class SessionFacts:
     other_lines: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
+class Checkpoint(msgspec.Struct, frozen=True):
     """A conversation checkpoint, as found in one source (a checkpoint, or a session of
     another runtime read through its format: :attr:`format`)."""
 
@@ -230,30 +239,34 @@ class Checkpoint:
     shape: Shape
     run_id: str | None
     version: int | str | None
-    history: Sequence[Message] = field(repr=False)
-    spans: tuple[Span, ...] = field(repr=False)
+    history: Sequence[Message]
+    spans: tuple[Span, ...]
     has_folded: bool  # ``folded`` key present (absent = never folded, or stored before 8.2)
     last_completed_iteration: int | float | None
     original_input: str | None
     checkpointed_at: int | float | None
-    raw: dict[str, Any] = field(repr=False)
+    raw: dict[str, Any]
     #: every retained message was read and checked when loaded (the exact path); False
     #: when they are decoded only as a command reads them (the fast path)
     messages_checked: bool = True
     #: the bytes it was loaded from, when loaded from bytes (not from a decoded document)
-    origin: Origin = field(default_factory=Origin, repr=False, compare=False)
+    origin: Origin = msgspec.field(default_factory=Origin)
     #: the input format it was read through (:mod:`foldctl.formats`)
     format: str = "agentfootprint"
     #: for a format that links a summary to its originals by id or position: each frame's
     #: place (container, index) -> the span it stands for.  The join uses these instead
     #: of fingerprints; None for a format that joins by fingerprint.
-    links: Mapping[tuple[Container, int], int] | None = field(default=None, repr=False)
+    links: Mapping[tuple[Container, int], int] | None = None
     #: what the loader noticed (duplicate records, broken chains, lines that are not JSON)
-    notes: tuple[LoadNote, ...] = field(default=(), repr=False)
+    notes: tuple[LoadNote, ...] = ()
     #: Claude Code microcompactions, in file order
-    microcompactions: tuple[Microcompaction, ...] = field(default=(), repr=False)
+    microcompactions: tuple[Microcompaction, ...] = ()
     #: what a session file says about itself (None for a checkpoint)
     session: SessionFacts | None = None
+
+    __repr__ = repr_without(
+        "history", "spans", "raw", "origin", "links", "notes", "microcompactions"
+    )
 
     @property
     def partial(self) -> bool:

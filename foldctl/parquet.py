@@ -27,10 +27,11 @@ import os
 import secrets
 import shutil
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
+
+import msgspec
 
 from foldctl import jsoncodec
 from foldctl.arrow import to_tables
@@ -69,8 +70,7 @@ BATCH_SOURCES: Final = 2000
 Status = Literal["exported", "already exported", "unreadable", "not a checkpoint"]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceExport:
+class SourceExport(msgspec.Struct, frozen=True):
     """What became of one source."""
 
     source: str
@@ -81,15 +81,13 @@ class SourceExport:
     facts: FoldFacts | None = None  # with a fold filter: what it held, how many spans passed
 
 
-@dataclass(frozen=True, slots=True)
-class BatchResult:
+class BatchResult(msgspec.Struct, frozen=True):
     outcomes: tuple[SourceExport, ...]
     files: tuple[str, ...]  # staged, relative to the staging folder: "messages/part-00003.parquet"
     sizes: int = 0  # stored bytes read
 
 
-@dataclass(frozen=True, slots=True)
-class ExportReport:
+class ExportReport(msgspec.Struct, frozen=True):
     """The result of one ``export`` run: what was written, what was passed over and why."""
 
     to: str

@@ -13,7 +13,9 @@ a slow machine.
 
 Options: ``--sizes 10,100,500`` (MB), ``--runs N``, ``--quick`` (10 MB only,
 fewer runs, for trying the script itself), ``--only files|fleet|startup|sessions``,
-``--sessions-mb N`` (the folder of generated sessions ``grep`` searches; 0 leaves it out).
+``--sessions-mb N`` (the folder of generated sessions ``grep`` searches; 0 leaves it out),
+``--against DIR`` (start-up: also ``--help`` and ``show`` of another revision's checkout,
+in the same loop), ``--runs-startup N``.
 
 Session files of other runtimes (``tools/bench_sessions.py``): a generated 100 MB Claude
 Code session, ``show`` and ``expand --format jsonl`` against a bare loop that decodes and
@@ -186,6 +188,8 @@ def interleaved_all(commands: list[tuple[str, list[str]]], runs: int, file: str)
 def _shown(argv: list[str], file: str) -> str:
     if argv[:3] == FOLDCTL:
         return "foldctl " + " ".join(argv[3:]).replace(file, "F") + " > /dev/null"
+    if argv[1:3] == ["-c", _FROM_TREE]:
+        return f"foldctl (from {argv[3]}) " + " ".join(argv[4:]).replace(file, "F") + " > /dev/null"
     return " ".join(Path(a).name if a == PY else a for a in argv).replace(file, "F")
 
 
@@ -239,22 +243,35 @@ def deep_chain_file(depth: int) -> Path:
 STARTUP_TARGETS: Final = {"foldctl --help": 3.0, "foldctl show (tiny file)": 4.0}
 
 
-def bench_startup(runs: int) -> list[Measure]:
+#: Runs foldctl from the checkout named first (``sys.argv[1]``) ahead of the installed one.
+_FROM_TREE: Final = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from foldctl.cli.main import main; main()"
+)
+
+
+def bench_startup(runs: int, against: Path | None = None) -> list[Measure]:
     """``python -c pass``, ``import typer`` (the floor the command line stands on), and
     foldctl's start-up, run in turn (A B C ... A B C ...), each as its median and as a
-    ratio of ``python -c pass``'s."""
+    ratio of ``python -c pass``'s.  With ``against`` (a checkout of another revision,
+    e.g. ``git worktree add /tmp/before REV``), ``--help`` and ``show`` of that tree and of
+    this one also run in the same loop, both started the same way (:data:`_FROM_TREE`)."""
     tiny = str(REPO / "sample_checkpoints" / "one_fold_conversation.json")
-    return interleaved_all(
-        [
-            ("python -c pass", [PY, "-c", "pass"]),
-            ("python -c 'import typer'", [PY, "-c", "import typer"]),
-            ("foldctl --version", [*FOLDCTL, "--version"]),
-            ("foldctl --help", [*FOLDCTL, "--help"]),
-            ("foldctl show (tiny file)", [*FOLDCTL, "show", tiny]),
-        ],
-        runs,
-        tiny,
-    )
+    commands = [
+        ("python -c pass", [PY, "-c", "pass"]),
+        ("python -c 'import typer'", [PY, "-c", "import typer"]),
+        ("foldctl --version", [*FOLDCTL, "--version"]),
+        ("foldctl --help", [*FOLDCTL, "--help"]),
+        ("foldctl show (tiny file)", [*FOLDCTL, "show", tiny]),
+    ]
+    if against is not None:
+        subprocess.run([PY, "-m", "compileall", "-q", str(against / "foldctl")], check=True)
+        for label, tree in (("against", against), ("this tree", REPO)):
+            launch = [PY, "-c", _FROM_TREE, str(tree)]
+            commands += [
+                (f"--help ({label})", [*launch, "--help"]),
+                (f"show ({label})", [*launch, "show", tiny]),
+            ]
+    return interleaved_all(commands, runs, tiny)
 
 
 def print_startup(startup: list[Measure]) -> None:
@@ -331,6 +348,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=("files", "fleet", "startup", "sessions"), default=None)
     parser.add_argument("--sessions-mb", type=int, default=1000)
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="start-up: also time --help and show of this checkout of another revision",
+    )
+    parser.add_argument("--runs-startup", type=int, default=None, help="start-up rounds (30)")
     parser.add_argument("--fleet-files", type=int, default=2000)
     parser.add_argument("--fleet-runs", type=int, default=3)
     args = parser.parse_args()
@@ -364,7 +388,7 @@ def main() -> int:
     # An installed package runs from byte-compiled modules; an editable checkout may not
     # (PYTHONDONTWRITEBYTECODE), and compiling on every start would be measured instead.
     subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "foldctl")], check=True)
-    startup = bench_startup(30 if not args.quick else 5)
+    startup = bench_startup(args.runs_startup or (30 if not args.quick else 5), args.against)
     print_startup(startup)
     report["startup"] = [asdict(m) for m in startup]
     if args.only == "startup":

@@ -13,12 +13,17 @@ foldctl command as a ratio of the baseline measured in the same rounds:
   generated sessions of 0.5-8 MB; a rare word planted in a few of them): ``foldctl grep -F
   WORD DIR`` against ``rg -F WORD DIR`` (target: within 3x).  Without ripgrep this part
   is left out, and says why.
+
+To compare two trees of foldctl (a change against the tree it started from), run this
+module on its own: ``python -m tools.bench_sessions --against ../other-tree`` measures
+each command of both trees in the same rounds, beside the loop (the large session only).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import shlex
 import statistics
 import subprocess
 import sys
@@ -103,23 +108,47 @@ def ensure_session(megabytes: int = 100) -> Path:
     return generated_file(name, "generate_sessions:write_sized_claude", megabytes << 20, SEED)
 
 
-def bench_session(runs: int, megabytes: int = 100) -> dict[str, Any]:
-    """``show`` and ``expand --format jsonl`` of one large session against the bare loop."""
+def _session_commands(
+    f: str, tree: str | None = None, name: str = ""
+) -> list[tuple[str, list[str], str]]:
+    """``show`` and ``expand --format jsonl`` of ``f``, by this tree's foldctl or (``tree``)
+    by the foldctl of that checkout, labelled ``name``."""
+    # ``python -m`` puts the working directory first on the path: run from inside the tree.
+    run = (
+        [*FOLDCTL]
+        if tree is None
+        else ["sh", "-c", f'cd {shlex.quote(tree)} && exec "$@"', "-", *FOLDCTL]
+    )
+    label = f" ({name})" if name else ""
+    return [
+        (f"foldctl show{label}", [*run, "show", f], "foldctl show F > /dev/null"),
+        (
+            f"foldctl expand --format jsonl{label}",
+            [*run, "expand", f, "--format", "jsonl"],
+            "foldctl expand F --format jsonl > /dev/null",
+        ),
+    ]
+
+
+def bench_session(runs: int, megabytes: int = 100, against: str | None = None) -> dict[str, Any]:
+    """``show`` and ``expand --format jsonl`` of one large session against the bare loop;
+    with ``against`` (another checkout of foldctl), its commands too, in the same rounds."""
     path = ensure_session(megabytes)
     f = str(path)
     size = path.stat().st_size
-    measures = rounds(
-        [
-            ("orjson loop (baseline)", [PY, "-c", LOOP, f], "python -c LOOP F  # " + _loop_shown()),
-            ("foldctl show", [*FOLDCTL, "show", f], "foldctl show F > /dev/null"),
-            (
-                "foldctl expand --format jsonl",
-                [*FOLDCTL, "expand", f, "--format", "jsonl"],
-                "foldctl expand F --format jsonl > /dev/null",
-            ),
-        ],
-        runs,
-    )
+    commands = [
+        ("orjson loop (baseline)", [PY, "-c", LOOP, f], "python -c LOOP F  # " + _loop_shown())
+    ]
+    if against is None:
+        commands += _session_commands(f)
+    else:  # both trees by way of a shell, so that they start alike
+        ours = _session_commands(f, str(REPO), "this tree")
+        other = Path(against).resolve()
+        theirs = _session_commands(f, str(other), other.name)
+        commands += [theirs[0], ours[0], theirs[1], ours[1]]
+        for _, argv, _ in commands:  # warm: bytecode cached, the file in the page cache
+            _run(argv)
+    measures = rounds(commands, runs)
     for m in measures:
         m["rssPerFile"] = m["peakRssMb"] * (1 << 20) / size
     return {"file": path.name, "megabytes": round(size / 1e6, 1), "measures": measures}
@@ -138,21 +167,33 @@ def print_session(result: dict[str, Any]) -> None:
         f"\n{result['file']}: a Claude Code session of {result['megabytes']} MB "
         "(interleaved, medians; ratios to the orjson loop; the targets are on wall time)"
     )
-    print(f"  {'command':<30} {'wall':>7} {'ratio':>6} {'CPU':>7} {'ratio':>6}  peak RSS")
+    print(f"  {'command':<42} {'wall':>7} {'ratio':>6} {'CPU':>7} {'ratio':>6}  peak RSS")
     for m in result["measures"]:
-        target = SESSION_TARGETS.get(m["name"])
+        target = SESSION_TARGETS.get(m["name"].split(" (")[0])
         verdict = ""
         if target is not None:
             fast = "met" if m["ratio"] <= target else "NOT met"
             small = "met" if m["rssPerFile"] <= MEMORY_TARGET else "NOT met"
             verdict = f"  target {target:.1f}x: {fast}; memory {MEMORY_TARGET:.0f}x: {small}"
         print(
-            f"  {m['name']:<30} {m['seconds']:>6.2f}s {_ratio(m['ratio'])} "
+            f"  {m['name']:<42} {m['seconds']:>6.2f}s {_ratio(m['ratio'])} "
             f"{m['cpuSeconds']:>6.2f}s {_ratio(m['cpuRatio'])}  {m['peakRssMb']:>4.0f} MB "
             f"({m['rssPerFile']:.2f}x the file){verdict}"
         )
     for m in result["measures"]:
         print(f"  $ {m['command']}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m tools.bench_sessions --against TREE [--runs N]``: the large session's
+    commands of this tree and of ``TREE`` (another checkout) in the same rounds."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--against", required=True, help="another checkout of foldctl")
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args(argv)
+    print_session(bench_session(max(args.runs, 5), against=args.against))
 
 
 def _folder_file(job: tuple[str, int, int]) -> int:
@@ -270,3 +311,7 @@ def bench_sessions(runs: int, folder_mb: int) -> dict[str, Any]:
     folder = bench_folder_grep(folder_mb, max(runs, 3)) if folder_mb > 0 else None
     print_folder_grep(folder)
     return {"session": session, "folderGrep": folder}
+
+
+if __name__ == "__main__":
+    main()

@@ -6,8 +6,9 @@ there are several), a source that cannot be read reported as such, and the verdi
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from foldctl.audit.checks import audit
 from foldctl.audit.codes import SEVERITIES, UNREADABLE, Finding, Severity, rank
@@ -23,8 +24,7 @@ from foldctl.sources.files import SourceSpec, source_name
 Check = Callable[[FoldGraph], Iterable[Finding]]
 
 
-@dataclass(frozen=True, slots=True)
-class SourceAudit:
+class SourceAudit(msgspec.Struct, frozen=True):
     """The audit of one source: its findings, or the error that kept it from being read."""
 
     source: str
@@ -139,8 +139,7 @@ def audit_sources(
     return list(found)
 
 
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
+class VerifyReport(msgspec.Struct, frozen=True):
     """What ``verify`` prints, and its exit status."""
 
     audits: tuple[SourceAudit, ...]  # in the order checked, ignored codes already removed

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final, Literal
+
+import msgspec
 
 Severity = Literal["error", "warning", "info"]
 #: Most severe first.
@@ -11,8 +12,7 @@ SEVERITIES: Final[tuple[Severity, ...]] = ("error", "warning", "info")
 _RANK: Final[dict[str, int]] = {name: rank for rank, name in enumerate(SEVERITIES)}
 
 
-@dataclass(frozen=True, slots=True)
-class Code:
+class Code(msgspec.Struct, frozen=True):
     """A finding code: its name, severity and a one-line description for docs and help."""
 
     name: str
@@ -186,8 +186,7 @@ UNREADABLE: Final = "unreadable"
 ROLES: Final = ("system", "user", "assistant", "tool")
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """One disagreement, where it is, and one sentence about it."""
 
     code: str

@@ -30,10 +30,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.claims import vocab as V
 from foldctl.claims.vocab import status_family
@@ -102,8 +103,7 @@ FACT_KINDS: Final = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Atom:
+class Atom(msgspec.Struct, frozen=True):
     """One atom of a text: its kind, the text as written, its normalised value, where it is.
 
     ``start``/``end`` are offsets into the text the atom was extracted from.
@@ -208,6 +208,11 @@ DURATION_UNITS: Final[dict[str, int | Decimal]] = {
     "week": 604800,
     "weeks": 604800,
 }
+
+#: Words between a number and its unit of time that say which ones count ("10 calendar days").
+_SPAN_QUALIFIERS: Final = frozenset(
+    _words("calendar business working full whole consecutive clear banking school")
+)
 
 #: Identifier-shaped words that are standards, not things (``SHA-256``, ``ISO-8601``).
 ID_STOPLIST: Final = frozenset(
@@ -761,7 +766,10 @@ def summary_atoms(summary: str) -> tuple[Atom, ...]:
 PERSON_CUES: Final = frozenset(
     _words(
         "by to from with for cc ask asked told paged page owner contact customer patient "
-        "employee assignee commander reviewer manager named called"
+        "employee assignee commander reviewer manager named called lead dispatcher officer "
+        "engineer inspector auditor supervisor technician analyst admin director head nurse "
+        "doctor pilot captain recruiter coordinator planner controller approver candidate "
+        "representative rep colleague agent tenant landlord student instructor teacher"
     )
 )
 #: Capitalised words that are no part of a person's name.
@@ -777,8 +785,12 @@ _NOT_NAMES: Final = frozenset(
 )
 _NAME: Final = lazy(
     r"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>[A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})"
-    r"|(?P<cue>[A-Za-z]{2,9}):? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
+    r"|(?P<cue>[A-Za-z]{2,12})[:,]? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
     r"(?: [A-Z][a-z]{1,20})?))\b"
+    # a sentence that starts with a person doing what people do ("Claire Dubois approved")
+    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20})"
+    r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
+    r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )
 
 
@@ -786,13 +798,13 @@ def name_atoms(text: str) -> list[Atom]:
     """People named in ``text`` (see :func:`summary_atoms`), each as written."""
     found: list[Atom] = []
     for m in _NAME.finditer(text):
-        group = "titled" if m.group("title") else "cued"
+        group = "titled" if m.group("title") else "lead" if m.group("lead") else "cued"
         if group == "cued" and m.group("cue").lower() not in PERSON_CUES:
             continue
         words = m.group(group).split(" ")
         while words and words[-1] in _NOT_NAMES:
             words.pop()
-        if not words or words[0] in _NOT_NAMES or (group == "cued" and len(words) < 2):
+        if not words or words[0] in _NOT_NAMES or (group != "titled" and len(words) < 2):
             continue
         name = " ".join(words)
         start = m.start(group)
@@ -1320,6 +1332,12 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
         if lw1 in DURATION_UNITS and not is_word:
             seconds = amount * Decimal(DURATION_UNITS[lw1])
             return Atom(DURATION, f"{raw} {w1}", decimal_text(seconds), start, m.end("w1"))
+        if lw1 in _SPAN_QUALIFIERS and w2 and w2.lower() in DURATION_UNITS and not is_word:
+            # "10 calendar days", "5 business days": a duration with a word of which days
+            seconds = amount * Decimal(DURATION_UNITS[w2.lower()])
+            return Atom(
+                DURATION, m.string[start : m.end("w2")], decimal_text(seconds), start, m.end("w2")
+            )
         noun, noun_end = None, 0
         if lw1 in COUNT_MODIFIERS and w2 and w2.lower() not in NOT_NOUNS:
             noun, noun_end = (
@@ -1395,6 +1413,9 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):
         amount = parse_money(value)[1]
+        if kind == NUMBER and len(atom.text) > 1 and atom.text[0] == "0" and atom.text.isdigit():
+            # "****0291", "007": digits as written (an identifier's), zeros and all
+            return ((atom.text, atom.text + ".", *number_spellings(amount)),)
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)

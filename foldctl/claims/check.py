@@ -14,9 +14,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Final
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import derived as D
@@ -43,8 +44,7 @@ UNVERIFIED: Final = "unverified"
 KINDS: Final = (UNSUPPORTED, CONTRADICTED, DROPPED, UNVERIFIED, UNVERIFIABLE)
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimFinding:
+class ClaimFinding(msgspec.Struct, frozen=True):
     """One thing a summary gets wrong (or that cannot be confirmed), with what a reviewer
     needs to check it.
 
@@ -362,7 +362,7 @@ class _Check:
                 return "a count written in words; not found as written"
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
             if self.index.small_count_conflict(
-                int(number_text), lemma, self.start, self.stop, said
+                int(number_text), lemma, self.start, self.stop, said, part=self._part(atom)
             ):
                 return None  # the originals count the same noun otherwise: strong evidence
             if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
@@ -375,6 +375,8 @@ class _Check:
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
         value = _numeric_value(atom)
+        if value is not None and atom.kind in _NUMERIC and self._margin(atom):
+            return "a difference the summary may have worked out; not found as written"
         derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
         if derivable and value is not None:
             if self._worked_out >= _WORKED_OUT_BUDGET:
@@ -384,18 +386,37 @@ class _Check:
                 return "works out from numbers of one message; not stated there"
         return None
 
+    def _margin(self, atom: Atom) -> bool:
+        """Whether a number is a difference by how it is said: after "by" ("beat A by
+        5.5 points", "down by 3%") or before a word of comparison ("0.021 mm above
+        nominal", "20.6% over the included calls", "35 minutes over his limit")."""
+        before = self.summary[max(0, atom.start - 12) : atom.start].lower()
+        if _BY.search(before):
+            return True
+        return _COMPARED.match(self.summary, atom.end) is not None
+
+    def _part(self, count: Atom) -> bool:
+        """Whether a count is of the things with a property, told by a status or a
+        participle right after it ("1 pair flagged", "3 rows were rejected"): a part of
+        what the originals list, which they need not count."""
+        words = _WORD.findall(self.summary, count.end, count.end + 40)[:3]
+        for word in words:
+            lowered = word.lower()
+            if lowered in _COPULAS:
+                continue
+            return V.status_family(lowered) is not None or (
+                lowered.endswith("ed") and len(lowered) > 4
+            )
+        return False
+
     def _derivable_from_one(self, atom: Atom, value: Decimal, clause: tuple[int, int]) -> bool:
         """Whether ``value`` is a sum, difference, product or ratio of two numbers of the
         clause, or (an amount, a number, a share) of one of the last results in range: no
         numbers of two messages are combined, so a made-up value rarely works out, and
         the work per summary stays bounded."""
-        own = [
-            v
-            for other in self._atoms_in(*clause)
-            if other is not atom
-            for v in [_numeric_value(other)]
-            if v is not None
-        ]
+        sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
+        # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
+        own = D.numbers_in(self._numbers_text(atom, sentence))
         percent = atom.kind == A.PERCENT
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
@@ -404,12 +425,62 @@ class _Check:
             return False  # a count or a duration is made up of the summary's own numbers
         if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
             return False  # a share of something named: "20.6% over the 2,000,000 included"
-        recent = _RECENT_DERIVED
-        for position in self.index.recent_results(self.start, self.stop, recent):
+        positions = dict.fromkeys(self.index.recent_results(self.start, self.stop, _RECENT_DERIVED))
+        for position in positions:
             read = self.index.numbers(position)
             if read and D.derivable(value, [*own, *read], percent=percent, places=places):
                 return True
+        if percent:
+            return False
+        for position in self._about(atom, sentence):
+            # a sum or a difference of two numbers the originals give what the sentence is
+            # about ("s-20388 4.6 points": 46.0 raw, 41.4 final in its row)
+            read = self.index.numbers(position)
+            if read and D.derivable(value, read, percent=False, places=places, additive=True):
+                return True
         return False
+
+    def _about(self, atom: Atom, sentence: tuple[int, int]) -> list[int]:
+        """The last message to name each entity of the part of the sentence holding
+        ``atom`` (of the sentence before when it names none: "Its mean ..."), at most
+        :data:`_RECENT_DERIVED`."""
+        entities = [
+            a for a in self._atoms_in(*self._phrase(atom, sentence)) if a.kind in A.ENTITY_KINDS
+        ]
+        if not entities:
+            index = bisect_right(self._sentence_starts, sentence[0]) - 2
+            if index >= 0:
+                before = self._atoms_in(*self.sentences[index])
+                entities = [a for a in before if a.kind in A.ENTITY_KINDS]
+        found: dict[int, None] = {}
+        for entity in entities[:_RECENT_DERIVED]:
+            position = self.index.last_support(entity, self.start, self.stop)
+            if position is not None:
+                found[position] = None
+        return list(found)
+
+    def _numbers_text(self, atom: Atom, sentence: tuple[int, int]) -> str:
+        """The part of the sentence that holds ``atom`` (between semicolons), with the atom
+        and every value that is no quantity (an id, a date, a time, a version, an address)
+        blanked out: the numbers it can be worked out from."""
+        start, end = self._phrase(atom, sentence)
+        text = list(self.summary[start:end])
+        for other in self._atoms_in(start, end):
+            if other is atom or other.kind not in _NUMERIC:
+                text[other.start - start : other.end - start] = " " * (other.end - other.start)
+        return "".join(text)
+
+    def _phrase(self, atom: Atom, sentence: tuple[int, int]) -> tuple[int, int]:
+        """The part of the sentence between semicolons (or lines) that holds ``atom``."""
+        start, end = sentence
+        text = self.summary
+        start = max(
+            start, text.rfind(";", start, atom.start) + 1, text.rfind("\n", start, atom.start) + 1
+        )
+        for stop in (text.find(";", atom.end, end), text.find("\n", atom.end, end)):
+            if stop >= 0:
+                end = min(end, stop)
+        return start, end
 
     def _derived(self, atom: Atom) -> bool | str | None:
         """Whether a number the originals do not hold is worked out from numbers they do,
@@ -558,15 +629,24 @@ class _Check:
         """
         before = [e for e in entities if e.end <= claim.start][::-1]
         after = [e for e in entities if e.start >= claim.end]
+        governed: dict[int, bool] = {}
+        for n, entity in enumerate(entities):  # "for s-1 and s-2": the preposition governs both
+            joined = n > 0 and _COORDINATED.fullmatch(
+                self.summary, entities[n - 1].end, entity.start
+            )
+            governed[entity.start] = self._after_preposition(entity) or bool(
+                joined and governed.get(entities[n - 1].start)
+            )
         chosen: list[Atom] = []
         if before:
             index = 0
             while index + 1 < len(before) and (
-                self._after_preposition(before[index]) or before[index].kind in (A.VERSION, A.HASH)
+                governed.get(before[index].start, False)
+                or before[index].kind in (A.VERSION, A.HASH)
             ):
                 index += 1
             chosen.append(before[index])
-        if after and not self._after_preposition(after[0]):
+        if after and not governed.get(after[0].start, False):
             chosen.append(after[0])
         return chosen
 
@@ -704,6 +784,23 @@ class _Check:
             return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
         return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
+    def _owned_by(self, claim: Atom, owner: str) -> bool:
+        """Whether some message in range gives ``owner`` the amount ``claim`` says: an
+        entity holds several amounts at once (a price, a proration, a total), so the last
+        one stated is not the only one it has."""
+        position = self.start
+        for _ in range(5):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return False
+            if any(
+                _same_money(claim.value, f.value)
+                for f in self.index.facts(found).of(owner, A.MONEY)
+            ):
+                return True
+            position = found + 1
+        return False
+
     def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
         """Whether an amount the summary gives ``entity`` is another entity's in the
         originals (the fare of the flight not booked, another row's total)."""
@@ -822,6 +919,8 @@ class _Check:
         clause = self._clause_of(claim)
         if not matched and D.derived_cue(self.summary[clause[0] : clause[1]], 0, 0):
             return None  # "the two SKU-1 come to $37": worked out, not the entity's own value
+        if self._owned_by(claim, key):
+            return True  # an earlier message gives the entity this amount (a price, a rate)
         return position, _closest_amount(values, self.summary, claim)
 
     def _attribute(self, claim: Atom) -> set[str]:
@@ -853,15 +952,18 @@ class _Check:
                 for i, s in statuses
                 if 0 <= s.start - count.end <= 16
                 and not any(c.isdigit() for c in self.summary[count.end : s.start])
-            ][:1]  # the first outcome after it, with no other number between
+                and not _JOINED.search(self.summary, count.end, s.start)
+            ][:1]  # the first outcome after it, with no other number nor a new clause between
             close = after + [(i, s) for i, s in statuses if 0 <= count.start - s.end <= 2]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
                 continue  # "2 of 3 jobs": the total, not the count with that outcome
             for i, status in close:
-                if status.value not in ("succeeded", "failed", "cancelled", "rejected"):
+                # a word that counts an outcome ("3 assigned"), else the status's own family
+                family = V.outcome_of(status.text) or status.value
+                if family not in ("succeeded", "failed", "cancelled", "rejected"):
                     continue
-                verdict = self._outcome_verdict(int(number), status.value, noun)
+                verdict = self._outcome_verdict(int(number), family, noun)
                 if verdict is not None:
                     position, written = verdict
                     found[i] = self._finding(
@@ -907,12 +1009,12 @@ class _Check:
         must agree.  A statement about one operation is never judged by another's outcome.
         """
         text = self.summary[clause_start:clause_end].lower().replace("re-run", "rerun")
-        words = re.findall(r"[a-z][a-z0-9]*", text)
         tokens = set(re.findall(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]", text))
         statuses = [(i, a) for i, a in claims if a.kind == A.STATUS]
         levels = [(i, a) for i, a in claims if a.kind == A.LEVEL]
         if not statuses and not levels:
             return {}
+        words = re.findall(r"[a-z][a-z0-9]*", text)
         positions: list[int] = []
         for tool, places in self.index.tool_names(self.start, self.stop):
             if names_operation(words, tool):
@@ -1017,18 +1119,37 @@ class _Check:
         ordered = sorted(groups.items(), key=lambda g: g[1][1])
         tied: set[int] = set()  # clauses tied to an error
         unmentioned: list[tuple[str, str, list[int]]] = []
-        for (error_class, tool), (_, positions) in ordered:
-            hits = self._mentioned(
+        found = [
+            (
                 error_class,
                 tool,
                 positions,
-                mentions,
-                single=len(groups) == 1,
-                unique=classes[error_class] == 1,
+                self._mentioned(
+                    error_class,
+                    tool,
+                    positions,
+                    mentions,
+                    single=len(groups) == 1,
+                    unique=classes[error_class] == 1,
+                ),
             )
-            tied |= hits
-            if not hits:
+            for (error_class, tool), (_, positions) in ordered
+        ]
+        named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
+        for error_class, tool, positions, (own, by_class) in found:
+            if own:
+                tied |= own
+                continue
+            if not by_class:
                 unmentioned.append((error_class, tool, positions))
+                continue
+            # several clauses share only its kind of trouble: one of them tells it, the
+            # others may tell another error, unless all but one name another error
+            free = by_class - named
+            if len(free) == 1:
+                tied |= free
+        if unmentioned and tied:
+            tied |= self._continuing(tied)
         asides = self._asides() if unmentioned else set()
         loose = bool(unmentioned) and any(
             m.classes - {"weak"}
@@ -1053,6 +1174,25 @@ class _Check:
                 )
             )
         return findings
+
+    def _continuing(self, tied: set[int]) -> set[int]:
+        """The clauses of a line headed by a tool's name ("- send_sms: HTTP 503, queue
+        full; the update was not delivered") that name and count nothing of their own,
+        when a clause of the line is tied to an error: the line tells that error."""
+        found: set[int] = set()
+        for n, (start, end) in enumerate(self.clauses):
+            if n in tied or any(
+                a.kind in A.ENTITY_KINDS or a.kind in _NUMERIC for a in self._atoms_in(start, end)
+            ):
+                continue
+            line_start = self.summary.rfind("\n", 0, start) + 1
+            line_end = self.summary.find("\n", end)
+            line_end = len(self.summary) if line_end < 0 else line_end
+            if not _TOOL_LINE.match(self.summary, line_start):
+                continue
+            if any(line_start <= self.clauses[t][0] < line_end for t in tied):
+                found.add(n)
+        return found
 
     def _asides(self) -> set[int]:
         """The clauses under a heading that says what was asked, what it is about or what
@@ -1096,11 +1236,25 @@ class _Check:
         or exit code), its words joined by ``_``."""
         found: list[_Mention] = []
         tools = {tool.lower() for tool, _ in self.index.tool_names(self.start, self.stop)}
+        # a word of a tool's name is no word of trouble ("a retry storm" beside retry_payment)
+        verbs = {
+            w[:-1] if w.endswith("y") else w
+            for tool in tools
+            for w in tool.split("_")
+            if len(w) >= 4 and any(p.fullmatch(w) for _, p in F.MENTION_CLASSES)
+        }
+        own = (
+            re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(verbs))) + r")[a-z]{0,4}\b", re.I)
+            if verbs
+            else None
+        )
         for clause_start, clause_end in self.clauses:
             text = self.summary[clause_start:clause_end]
             troubled = _SNAKE.sub(
                 lambda m: " " * len(m.group()) if m.group().lower() in tools else m.group(), text
             )
+            if own is not None:
+                troubled = own.sub(lambda m: " " * len(m.group()), troubled)
             classes = {
                 name
                 for name, pattern in F.MENTION_CLASSES
@@ -1138,11 +1292,11 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> set[int]:
-        """The clauses that mention the error: they name it (its code, its distinctive
-        words, its own code word), or have a word of trouble and name the failing
-        operation, what the call was about, or the error's class when no other error
-        shares it."""
+    ) -> tuple[set[int], set[int]]:
+        """The clauses that mention the error: those that name it (its code, its
+        distinctive words, its own code word, or a word of trouble with the failing
+        operation or what the call was about), and, when none does, those that share only
+        its kind of trouble when no other error shares it ("the card was declined")."""
         anchors: set[str] = set()
         lines: list[str] = []
         for position in positions[:20]:
@@ -1153,8 +1307,9 @@ class _Check:
         tool_name = tool.lower()
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         found: set[int] = set()
+        by_class: set[int] = set()
         for n, mention in enumerate(mentions):
-            if self._mentions_error(
+            tie = self._mentions_error(
                 mention,
                 error_class,
                 tool,
@@ -1166,11 +1321,20 @@ class _Check:
                 objects,
                 single=single,
                 unique=unique,
-            ):
+            )
+            if tie is _BY_CLASS:
+                by_class.add(n)
+            elif tie:
                 found.add(n)
-        if not found and not anchors and not operation_words(tool):
+        if found:
+            # told by its own marks: a clause that only shares its kind of trouble may
+            # tell another error ("the code was rejected" beside "the card was declined")
+            return found, set()
+        if by_class:
+            return set(), by_class
+        if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found
+        return found, set()
 
     @staticmethod
     def _mentions_error(
@@ -1186,7 +1350,10 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> bool:
+    ) -> bool | str:
+        """Whether a clause mentions the error: ``True`` by a mark of its own (its code,
+        its words, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
+        alone."""
         trouble = mention.classes - {"weak"}
         if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
             return True  # "got a 503", "(409)", "exit code 3"
@@ -1201,15 +1368,17 @@ class _Check:
         shared = distinct & {_stem(w) for w in mention.words}
         if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
-        if single and (error_class in trouble or "failed" in trouble):
-            return True  # the only error: a word of failure, or of its kind, is about it
-        if error_class != "failed" and error_class in mention.classes and unique:
-            return True  # the only error of its kind: "timed out" names the timeout
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
             return True  # the operation, with a word of trouble (or "errors": "two errors")
-        return bool(trouble) and names_object(mention.words, objects)  # "the coupon was refused"
+        if trouble and names_object(mention.words, objects):
+            return True  # "the coupon was refused"
+        if single and (error_class in trouble or "failed" in trouble):
+            return _BY_CLASS  # the only error: a word of failure, or of its kind, is about it
+        if error_class != "failed" and error_class in mention.classes and unique:
+            return _BY_CLASS  # the only error of its kind: "timed out" names the timeout
+        return False
 
     # ------------------------------------------------------------ findings
 
@@ -1253,8 +1422,7 @@ class _Check:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Mention:
+class _Mention(msgspec.Struct, frozen=True):
     classes: set[str]
     words: frozenset[str]
     entities: set[str]
@@ -1263,6 +1431,14 @@ class _Mention:
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
 
 
+#: A line headed by a tool's name ("- send_sms: HTTP 503, queue full").
+_TOOL_LINE: Final = lazy(
+    r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])?[ \t]{0,3}`?[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}`?:"
+)
+#: Between two entities, what joins them into one phrase ("s-1 and s-2", "A, B or C").
+_COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
+#: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
+_BY_CLASS: Final = "by class"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
@@ -1271,6 +1447,7 @@ _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
 _COUNTED: Final = lazy(r"(?<![\w.,/:#-])\d[\d,.]{0,12}[ \t](?:[a-z]{1,20}[ \t]){0,2}$")
+_WORD: Final = lazy(r"[A-Za-z]+")
 _COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
 #: Just before a status word, an article: the word qualifies a noun ("the failed payment").
 _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
@@ -1287,7 +1464,17 @@ _OUTCOME_FIELDS: Final = frozenset(
 )
 #: After a percentage, what makes it a share of something the originals count.
 _SHARE_OF: Final = lazy(
-    r"\s{1,3}(?:of|over|above|below|under|more|less|fewer|up|down|higher|lower)\b", re.I
+    r"\s{1,3}(?:[A-Za-z]{2,12}\s{1,3})?(?:of|on|over|above|below|under|more|less|fewer|up|down|"
+    r"higher|lower)\b",
+    re.I,
+)
+#: Before a number, what makes it a difference ("by 5.5 points").
+_BY: Final = lazy(r"\bby\s{1,3}(?:about\s|some\s|another\s)?$")
+#: After a number (and its unit or noun), a word of comparison: the number is a difference.
+_COMPARED: Final = lazy(
+    r"(?:\s{0,2}[A-Za-z%]{1,12}){0,1}\s{1,3}(?:above|below|over|under|beyond|short of|"
+    r"more than|less than|fewer than|higher than|lower than|ahead of|behind)\b",
+    re.IGNORECASE,
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4

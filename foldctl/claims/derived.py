@@ -21,11 +21,14 @@ from foldctl.lazyre import lazy
 
 #: How many numbers of one text are combined (pairs, runs): the work stays bounded.
 MAX_NUMBERS: Final = 80
+#: A number not glued to a word (a sign of its own before it is no word: ``Ø42.000``).
 _NUMBER: Final = lazy(
-    "(?<![\\w.])\\d{1,3}(?:[,.\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
-    "|(?<![\\w.])\\d{1,3}(?: \\d{3}){2,}(?!\\d)"
-    "|(?<![\\w.])\\d+(?:[.,]\\d+)?"
+    "(?<![A-Za-z0-9_.])\\d{1,3}(?:[,.\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
+    "|(?<![A-Za-z0-9_.])\\d{1,3}(?: \\d{3}){2,}(?!\\d)"
+    "|(?<![A-Za-z0-9_.])\\d+(?:[.,]\\d+)?"
 )
+#: A number whose one separator may group thousands or start decimals ("42.021", "1,204").
+_ONE_GROUP: Final = lazy(r"\d{1,3}[.,]\d{3}")
 #: Words that say a number is worked out from others.
 _CUES: Final = lazy(
     r"\b(?:in total|totals?|totalling|totaling|in all|altogether|together|combined|sum|"
@@ -39,12 +42,16 @@ def numbers_in(text: str) -> list[Decimal]:
     :data:`MAX_NUMBERS` distinct ones."""
     found: dict[Decimal, None] = {}
     for m in _NUMBER.finditer(text[:200_000]):
-        value = A.to_decimal(m.group(), grouped=True)
-        if value is not None and value not in found:
-            found[value] = None
-            if len(found) >= MAX_NUMBERS:
-                break
-    return list(found)
+        written = m.group()
+        values = [A.to_decimal(written, grouped=True)]
+        if _ONE_GROUP.fullmatch(written):  # "42.021" is 42021 or 42.021: both are read
+            values.append(A.to_decimal(written.replace(",", ".")))
+        for value in values:
+            if value is not None and value not in found:
+                found[value] = None
+        if len(found) >= MAX_NUMBERS:
+            break
+    return list(found)[:MAX_NUMBERS]
 
 
 def derived_cue(clause: str, start: int, end: int) -> str | None:
@@ -55,7 +62,14 @@ def derived_cue(clause: str, start: int, end: int) -> str | None:
     return f"derived ({hit.group()}) from numbers in the originals; not checked"
 
 
-def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, places: int) -> bool:
+def derivable(
+    value: Decimal,
+    numbers: Sequence[Decimal],
+    *,
+    percent: bool,
+    places: int,
+    additive: bool = False,
+) -> bool:
     """Whether ``value`` (written with ``places`` decimals) is a sum, difference, product or
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
     percentage of another.
@@ -63,7 +77,9 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
     Each number looks for its partner among the sorted numbers, in the window where their
     sum, difference, product or ratio would fall (widened past rounding), and each one
     found is checked exactly as written: the answer of trying every pair, in n log n
-    (every pair of every number of a summary of thousands of sentences took seconds)."""
+    (every pair of every number of a summary of thousands of sentences took seconds).
+    With ``additive``, only a sum or a difference of two of them (a product or a ratio of
+    two of many numbers lands near almost any small value)."""
     if value == 0:
         return False
     tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
@@ -103,6 +119,8 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
             return True
         if any(near(abs(a - b)) for b in partners(a, a + lo, a + hi)):
             return True
+        if additive:
+            continue
         if any(near(a * b) for b in partners(a, lo / a, hi / a)):
             return True
         # a as the top of a ratio (each pair is tried both ways); a value that rounds to
@@ -110,7 +128,7 @@ def derivable(value: Decimal, numbers: Sequence[Decimal], *, percent: bool, plac
         tops = partners(a, a / hi, a / lo) if lo > 0 else [b for b in values if b != a]
         if any(near(a / b) for b in tops):
             return True
-    if percent:
+    if percent or additive:
         return False
     for i in range(len(values)):  # a run of numbers as written: a column, a list of counts
         total = Decimal(0)

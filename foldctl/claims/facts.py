@@ -31,8 +31,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import vocab as V
@@ -63,8 +64,7 @@ _ERROR_KEYS: Final = frozenset(["error", "errors", "exception", "error_message",
 _REASON_KEYS: Final = frozenset(["reason", "status_reason", "state_reason"])
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(msgspec.Struct, frozen=True):
     """What a message says of one thing: a status, an amount, a date, a time, a level, a
     number or a count with its outcome."""
 
@@ -75,13 +75,12 @@ class Fact:
     rank: int = _RANK_STATUS
 
 
-@dataclass(slots=True)
-class MessageFacts:
+class MessageFacts(msgspec.Struct):
     """What one evidence message says of each entity it names, and of itself."""
 
-    entities: dict[str, list[Fact]] = field(default_factory=dict)
-    own: list[Fact] = field(default_factory=list)  # the result's own outcome
-    subject: list[str] = field(default_factory=list)  # what the message is about
+    entities: dict[str, list[Fact]] = msgspec.field(default_factory=dict)
+    own: list[Fact] = msgspec.field(default_factory=list)  # the result's own outcome
+    subject: list[str] = msgspec.field(default_factory=list)  # what the message is about
 
     def add(self, targets: Iterable[str], fact: Fact) -> None:
         for target in targets:
@@ -150,7 +149,11 @@ _FAILING_LEVELS: Final = frozenset(
 _OUTCOME_COUNT: Final = lazy(
     "(?<![\\w.])(?P<n>\\d{1,3}(?:[,\u202f\u00a0 ]\\d{3})+|\\d+) (?P<word>"
     + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
-    + r")\b",
+    + r")\b"
+    # the outcome as a field's name: "posted": 34, failed: 3
+    + "|(?<![\\w])(?P<key>"
+    + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
+    + r")\"?[ \t]{0,3}[:=][ \t]{0,3}(?P<kn>\d{1,9})(?!\d|[.,]\d)",
     re.IGNORECASE,
 )
 _TABLE_SPLIT: Final = lazy(r"\S(?:\S| (?! ))*")
@@ -285,6 +288,13 @@ def _object_facts(
                 elif atom.kind == A.TIME:
                     facts.add(subjects, Fact(A.TIME, atom.value, atom.text, name))
             continue
+        if isinstance(item, str) and len(item) <= 300 and not A.is_id_key(name):
+            # an amount written with its currency is an amount, whatever the field is
+            # called (``"price_per_seat": "$24.00/mo"``), as on a ``key: value`` line
+            for atom in A.extract_atoms(item):
+                if atom.kind == A.MONEY:
+                    facts.add(subjects, Fact(A.MONEY, atom.value, atom.text, name))
+            continue
         if type(item) in (int, float) and not A.is_id_key(name):
             number = A.to_decimal(repr(item))
             if number is not None:
@@ -355,8 +365,7 @@ def _field_amounts(name: str, item: Any, currency: str | None) -> list[Fact]:
 # --------------------------------------------------------------------------- text
 
 
-@dataclass(slots=True)
-class _Table:
+class _Table(msgspec.Struct):
     """A table's header: where each column starts and what it is called."""
 
     columns: list[tuple[int, str]]
@@ -445,8 +454,9 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     """The counts with outcomes in ``text``: (count, family, as written)."""
     found: list[tuple[int, str, str]] = []
     for m in _OUTCOME_COUNT.finditer(text):
-        family = V.outcome_of(m.group("word"))
-        number = A.to_decimal(m.group("n"), grouped=True)
+        word = m.group("word") or m.group("key")
+        family = V.outcome_of(word)
+        number = A.to_decimal(m.group("n") or m.group("kn"), grouped=True)
         if family is not None and number is not None:
             found.append((int(number), family, m.group()))
     return found

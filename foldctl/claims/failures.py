@@ -420,7 +420,9 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
+    r"turned (?:\w+ )?down|"
     r"not allowed|blocked|lacks?|missing (?:a |the )?(?:role|permission|scope|access)|"
+    r"more than (?:a |an |the |their |his |her )?[\w -]{1,30}? (?:may|can|is allowed to)\b|"
     + _code("401|402|403"),
     "not_found": r"not found|missing|no such|does(?:n't| not) exist|" + _code("404"),
     "conflict": r"conflict\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
@@ -443,7 +445,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"won't|turned (?:\w+ )?away|out of (?:control|tolerance|spec)|"
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
-    r"bounced|stuck|expired|lapsed|went nowhere|"
+    r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
+    r"(?:first|initial|earlier|previous|original) (?:attempt|try)|"
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:been )?(?:posted|sent|delivered|loaded|saved|"
     r"created|applied|accepted|queued|scheduled|booked|synced|imported|uploaded|published)",
     "weak": r"errors?|exception|problem|issues?|warnings?",

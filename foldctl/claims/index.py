@@ -31,10 +31,11 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Final, NamedTuple, Protocol
+
+import msgspec
 
 from foldctl.claims import atoms as A
 from foldctl.claims import failures as F
@@ -214,8 +215,7 @@ def reported_error(
 # --------------------------------------------------------------------------- the index
 
 
-@dataclass(slots=True)
-class _Lookup:
+class _Lookup(msgspec.Struct):
     """Candidates for one distinct atom, and each one's verdict once known."""
 
     candidates: list[int]
@@ -259,7 +259,7 @@ class EvidenceIndex:
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
         self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
-        self._conflicts: dict[tuple[int, int, str, frozenset[str]], bool] = {}
+        self._conflicts: dict[tuple[int, int, str, frozenset[str], bool], bool] = {}
         self._documents: dict[int, tuple[str, Any]] = {}  # a message's text and its JSON
         for ref, atoms in items:
             self.add(ref, atoms)
@@ -648,17 +648,28 @@ class EvidenceIndex:
         return found
 
     def small_count_conflict(
-        self, number: int, lemma: str, start: int, stop: int, said: frozenset[str] = frozenset()
+        self,
+        number: int,
+        lemma: str,
+        start: int,
+        stop: int,
+        said: frozenset[str] = frozenset(),
+        *,
+        part: bool = False,
     ) -> bool:
         """Whether a message in ``[start, stop)`` gives another count of the noun of a small
-        count (``3 items`` against "4 items"): the strong evidence against it."""
+        count (``3 items`` against "4 items"): the strong evidence against it.  With
+        ``part``, the count is of the items with a property ("1 pair flagged"): a longer
+        list of them is the whole, not another count."""
         stem = _count_stem(lemma)
         for found in self._naming(stem, start, stop):
-            key = (found, number, stem, said)
+            key = (found, number, stem, said, part)
             verdict = self._conflicts.get(key)
             if verdict is None:
                 text, document = self._document(found)
-                verdict = self._conflicts[key] = count_conflict(text, document, number, stem, said)
+                verdict = self._conflicts[key] = count_conflict(
+                    text, document, number, stem, said, part=part
+                )
             if verdict:
                 return True
         return False
@@ -672,7 +683,13 @@ def _count_stem(lemma: str) -> str:
 
 
 def count_conflict(
-    text: str, document: Any, number: int, stem: str, said: frozenset[str] = frozenset()
+    text: str,
+    document: Any,
+    number: int,
+    stem: str,
+    said: frozenset[str] = frozenset(),
+    *,
+    part: bool = False,
 ) -> bool:
     """Whether ``text`` gives another count of things named like ``stem``: a number
     written with the noun (``3 items``, ``items: 3``) or a JSON array of another length
@@ -685,7 +702,7 @@ def count_conflict(
     for line in text.splitlines():
         if digits.search(line) and said & set(re.findall(r"[a-z]{4,}", line.lower())):
             return False  # the number is there, with what the summary says of it
-    if document is not None and _json_lengths(document, stem):
+    if document is not None and _json_lengths(document, stem, number if part else None):
         return True
     pattern = _count_pattern(stem)
     return any(
@@ -714,17 +731,21 @@ def _count_pattern(stem: str) -> re.Pattern[str]:
     )
 
 
-def _json_lengths(value: Any, stem: str, depth: int = 0) -> bool:
+def _json_lengths(value: Any, stem: str, part: int | None = None, depth: int = 0) -> bool:
+    """Whether ``value`` holds an array named like ``stem`` (of another length than the
+    count, :func:`_count_in_message` having found none of it); with ``part`` (the count of
+    the items with a property), only one shorter than it."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(item, list) and A.singular(str(key)).startswith(stem):
-                return True  # an array of the noun, not of that length (_count_in_message)
-            if isinstance(item, dict | list) and _json_lengths(item, stem, depth + 1):
+            named = isinstance(item, list) and A.singular(str(key)).startswith(stem)
+            if named and (part is None or len(item) < part):
+                return True  # an array of the noun, not of that length
+            if isinstance(item, dict | list) and _json_lengths(item, stem, part, depth + 1):
                 return True
     elif isinstance(value, list):
-        return any(_json_lengths(item, stem, depth + 1) for item in value)
+        return any(_json_lengths(item, stem, part, depth + 1) for item in value)
     return False
 
 

@@ -28,12 +28,27 @@ WRITE_VERBS: Final = frozenset(
         "approve reject escalate transfer move migrate rollout rollback scale"
     )
 )
+#: More verbs that change something, for :func:`is_write` only (a summary names such an
+#: operation by any word of the tool: "the suppression import", "the MES hold").
+MORE_WRITE_VERBS: Final = frozenset(
+    _words(
+        "hold release lock unlock suspend block flag mark import export sync enqueue place "
+        "file grant revoke invite"
+    )
+)
+_WRITES: Final = WRITE_VERBS | MORE_WRITE_VERBS
 
 
 def is_write(tool_name: str | None) -> bool:
-    """Whether a tool's name says it changes something (``book_room``, ``sendEmail``)."""
+    """Whether a tool's name says it changes something (``book_room``, ``sendEmail``; a
+    verb last after what it acts on: ``mes_hold``, ``lot_release``)."""
     found = tool_words(tool_name) if tool_name else ()
-    return bool(found) and found[0] in WRITE_VERBS
+    if not found:
+        return False
+    writes = WRITE_VERBS | MORE_WRITE_VERBS
+    return found[0] in writes or (
+        len(found) > 1 and found[0] not in GETTERS and found[-1] in writes
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -12,9 +12,10 @@ level.  A replayed summary is checked once, at its first placement.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.audit.batch import crashed
 from foldctl.audit.codes import Finding as AuditFinding
@@ -51,8 +52,7 @@ WRONG: Final = ("unsupported", "contradicted", "dropped")
 AUDITED: Final = (*WRONG, "unverified")
 
 
-@dataclass(frozen=True, slots=True)
-class SummaryFinding:
+class SummaryFinding(msgspec.Struct, frozen=True):
     """A claims finding placed in the record: which summary, of which span."""
 
     span: int | None  # the span the summary joins (None: it joins none)
@@ -301,8 +301,7 @@ def _line(originals: _GraphOriginals, finding: ClaimFinding) -> str | None:
     return text.strip().split("\n", 1)[0][:_LINE_MAX]
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimsResult:
+class ClaimsResult(msgspec.Struct, frozen=True):
     """What ``claims`` answers for one or more sources."""
 
     sources: tuple[tuple[str, tuple[SummaryFinding, ...]], ...]

@@ -19,9 +19,10 @@ word after a count (see :data:`OUTCOMES`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
+
+import msgspec
 
 from foldctl.lazyre import lazy
 
@@ -37,8 +38,7 @@ STAGE: Final[dict[str, int]] = {WAITING: 0, ACTIVE: 1, DONE: 2, FAILED: 2, CANCE
 ANY: Final = "any"
 
 
-@dataclass(frozen=True, slots=True)
-class Family:
+class Family(msgspec.Struct, frozen=True):
     """A status family: what it means, where it applies, its words, its examples.
 
     ``phrases`` are read in free text (summaries, prose lines of results); ``values``
@@ -101,7 +101,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "| awaiting response | action required | requires action | queued | in the queue | "
         "scheduled | not started | has not started | not yet started | paused | deferred | "
         "draft | on the waitlist",
-        "wait | waiting | new request | requested | submitted | initiated",
+        "wait | waiting | new request | requested | submitted | initiated | delayed",
         (
             ("refund RF-1 is pending_review", "pending"),
             ("awaiting risk review", "pending"),
@@ -119,7 +119,8 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "retrying | rolling out | deploying | building | restoring | being processed | "
         "is processing",
         "active | in_progress | inprogress | executing | provisioning | pending_start | "
-        "started | starting",
+        "started | starting | sending | importing | exporting | syncing | uploading | "
+        "downloading | migrating | indexing | scanning | transferring",
         (
             ("the load is still running", "running"),
             ("deploy in progress", "running"),
@@ -226,7 +227,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "shipping",
         1,
         "shipped | dispatched | in transit | out for delivery | sent out | on its way | on "
-        "the way | handed to the carrier | picked up by the carrier",
+        "the way | handed to the carrier | picked up by the carrier | departed | has left",
         "partially_shipped",
         (("it is in transit", "shipped"), ("dispatched today", "shipped")),
     ),
@@ -430,8 +431,7 @@ def status_relation(summary: str, evidence: str) -> str:
 # --------------------------------------------------------------------------- levels
 
 
-@dataclass(frozen=True, slots=True)
-class Scale:
+class Scale(msgspec.Struct, frozen=True):
     """An ordered scale: how a value is written (``pattern``, its digits in group ``n``),
     how it is normalised (``prefix`` + number), and examples (text -> value, ``""``:
     none)."""
@@ -555,7 +555,16 @@ OUTCOMES: Final[dict[str, str]] = {
     "written": "succeeded",
     "loaded": "succeeded",
     "verified": "succeeded",
+    "posted": "succeeded",
+    "sent": "succeeded",
+    "imported": "succeeded",
+    "delivered": "succeeded",
+    "assigned": "succeeded",
+    "accepted": "succeeded",
+    "synced": "succeeded",
+    "uploaded": "succeeded",
     "failed": "failed",
+    "bounced": "failed",
     "failing": "failed",
     "failures": "failed",
     "errors": "failed",
@@ -572,6 +581,8 @@ OUTCOME_EXAMPLES: Final[tuple[tuple[str, tuple[tuple[int, str], ...]], ...]] = (
     ("===== 1204 passed, 4 skipped in 371.52s =====", ((1204, "succeeded"), (4, "cancelled"))),
     ("2 failed, 10 passed in 3.1s", ((2, "failed"), (10, "succeeded"))),
     ("verified 6,912 chunks, 0 mismatches", ((0, "failed"),)),
+    ('{"posted": 34, "failed": 1}', ((34, "succeeded"), (1, "failed"))),
+    ("done: 2 assigned, 3 failed", ((2, "succeeded"), (3, "failed"))),
     ("1,198,870 written, 5 441 rejected", ((1198870, "succeeded"), (5441, "rejected"))),
 )
 

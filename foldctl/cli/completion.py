@@ -22,7 +22,6 @@ import typer
 
 import foldctl
 from foldctl.errors import FoldctlError
-from foldctl.render.registry import formats
 
 #: What the script's calls back to foldctl set (click's convention: ``_PROG_COMPLETE``).
 COMPLETE_VAR: Final = "_FOLDCTL_COMPLETE"
@@ -44,6 +43,8 @@ def choices(*values: str) -> Callable[[str], list[str]]:
 
 def complete_format(ctx: typer.Context, incomplete: str) -> list[str]:
     """``--format``: the formats the command writes, its default first."""
+    from foldctl.render.registry import formats  # not on --help's path (start-up)
+
     try:
         return _starting((f.value for f in formats(ctx.info_name or "")), incomplete)
     except KeyError:

@@ -2,7 +2,7 @@
 
 A single option is an ``Annotated`` alias (``SchemeOpt``, ``ReplaysOpt``): a command
 gives it a parameter and its default.  Options that go together are a *group*: a
-frozen dataclass whose fields are options (or other groups), with what the command
+frozen record (``msgspec.Struct``) whose fields are options (or other groups), with what the command
 line builds from them (:meth:`Redaction.redactor`, :meth:`Folds.filter`).  A command
 takes a group by naming a parameter of its type (``out: Output``); :func:`grouped`
 puts the group's options in that place of the command's signature (each named as its
@@ -16,7 +16,6 @@ filter) through the package face, when a command runs.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import inspect
 import typing
@@ -24,6 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, TypeVar
 
+import msgspec
+import msgspec.structs
 import typer
 
 import foldctl
@@ -98,7 +99,7 @@ G = TypeVar("G", bound=type)
 
 
 def group(cls: G) -> G:
-    """Mark a dataclass of options as a group a command can take by its type."""
+    """Mark a record of options as a group a command can take by its type."""
     _GROUPS.add(cls)
     return cls
 
@@ -140,8 +141,7 @@ ColorOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class Expansion:
+class Expansion(msgspec.Struct, frozen=True):
     """``--replays``, with the one default of every command that expands a transcript
     (``expand``, ``grep``, ``report``; docs/decisions.md says why it is ``ref``)."""
 
@@ -162,8 +162,7 @@ NoPagerOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class Output:
+class Output(msgspec.Struct, frozen=True):
     """``--format`` (the formats the renderer registry declares for the command),
     ``--color`` and ``--no-pager``."""
 
@@ -206,8 +205,7 @@ ExcludeOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class Sources:
+class Sources(msgspec.Struct, frozen=True):
     """``--exclude`` and ``--jobs``: what a directory yields, and how many worker
     processes read it; every command that takes directories takes both."""
 
@@ -252,8 +250,7 @@ RedactSkipOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class RedactionRules:
+class RedactionRules(msgspec.Struct, frozen=True):
     """How to redact: the key of the placeholders, more rules, the kinds chosen."""
 
     redact_key_file: RedactKeyOpt = None
@@ -299,8 +296,7 @@ RedactionsOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class Redaction:
+class Redaction(msgspec.Struct, frozen=True):
     """``--redact`` and how (any of the ``--redact-*`` options implies it), and
     ``--redactions FILE``: the review list of the same run."""
 
@@ -345,8 +341,7 @@ SpanOpt = Annotated[
 
 
 @group
-@dataclasses.dataclass(frozen=True)
-class Folds:
+class Folds(msgspec.Struct, frozen=True):
     """``--model``, ``--run``, ``--since``, ``--until``, ``--span``: which folds a command
     looks at."""
 
@@ -406,7 +401,7 @@ def _expand(cls: type) -> tuple[list[inspect.Parameter], Callable[..., Any]]:
     hints = typing.get_type_hints(cls, include_extras=True)
     params: list[inspect.Parameter] = []
     parts: dict[str, str | Callable[[dict[str, Any]], Any]] = {}
-    for field in dataclasses.fields(cls):
+    for field in msgspec.structs.fields(cls):
         hint = hints[field.name]
         if isinstance(hint, type) and hint in _GROUPS:
             inner, parts[field.name] = _expand(hint)

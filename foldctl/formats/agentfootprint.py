@@ -10,8 +10,10 @@ frame states about its fold) is read here too.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from foldctl import jsoncodec
 from foldctl.formats.base import Head, InputFormat, identity
@@ -47,8 +49,7 @@ _LABEL: Final = re.compile(
 _LABEL_MAX: Final = 1 << 16
 
 
-@dataclass(frozen=True, slots=True)
-class FrameLabel:
+class FrameLabel(msgspec.Struct, frozen=True):
     """What a frame's label states (SPEC §3)."""
 
     count: int

@@ -5,8 +5,9 @@ shown and searched (its *view*)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final, Literal
+
+import msgspec
 
 from foldctl.model import Checkpoint, Container, Message
 
@@ -37,8 +38,7 @@ def after_preamble(view: Callable[[Message], Message], preamble: str) -> Callabl
     return summary_text
 
 
-@dataclass(frozen=True, slots=True)
-class Head:
+class Head(msgspec.Struct, frozen=True):
     """The start of a file, read once for every format's recogniser: the first line that is
     a JSON object, and whether the file is one JSON value a line."""
 
@@ -49,8 +49,7 @@ class Head:
     lines: bool
 
 
-@dataclass(frozen=True, slots=True)
-class InputFormat:
+class InputFormat(msgspec.Struct, frozen=True):
     """One input format (a module of :mod:`foldctl.formats` holds one, as ``FORMAT``).
 
     ``view`` turns one of its messages (a record, verbatim) into the shape every reader of

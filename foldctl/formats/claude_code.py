@@ -21,7 +21,7 @@ hang), and the walking is bounded by the number of records.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Final
 
 import msgspec
@@ -57,44 +57,48 @@ _CHAIN_KEYS: Final = ("uuid", "parentUuid", "sessionId", "leafUuid", "messageId"
 _OTHER, _ROW, _COMPACT, _MICROCOMPACT = 0, 1, 2, 3
 
 
-class _Segment(msgspec.Struct):
+# What the pass decodes holds no reference cycle: gc=False spares each struct the
+# collector's bookkeeping (a few ms over a large session).
+
+
+class _Segment(msgspec.Struct, gc=False):
     headUuid: str | None = None
     anchorUuid: str | None = None
     tailUuid: str | None = None
 
 
-class _Preserved(msgspec.Struct):
+class _Preserved(msgspec.Struct, gc=False):
     anchorUuid: str | None = None
     uuids: list[str] | None = None
 
 
-class _CompactMeta(msgspec.Struct):
+class _CompactMeta(msgspec.Struct, gc=False):
     trigger: str | None = None
     preservedSegment: _Segment | None = None
     preservedMessages: _Preserved | None = None
 
 
-class _MicroMeta(msgspec.Struct):
+class _MicroMeta(msgspec.Struct, gc=False):
     trigger: str | None = None
     preTokens: int | float | None = None
     tokensSaved: int | float | None = None
     compactedToolIds: list[str] | None = None
 
 
-class _Block(msgspec.Struct):
+class _Block(msgspec.Struct, gc=False):
     tool_use_id: str | None = None
 
 
-class _ApiMessage(msgspec.Struct):
+class _ApiMessage(msgspec.Struct, gc=False):
     id: str | None = None
     content: list[_Block] | str | None = None
 
 
-class _BareMessage(msgspec.Struct):
+class _BareMessage(msgspec.Struct, gc=False):
     id: str | None = None
 
 
-class _Record(msgspec.Struct):
+class _Record(msgspec.Struct, gc=False):
     """The fields of a record the structure needs; msgspec skips every other."""
 
     type: str | None = None
@@ -129,6 +133,8 @@ _WALK_FACTOR: Final = 4
 _WALK_SLACK: Final = 10_000
 #: How far from its anchor a record recovered by ``message.id`` is placed by line.
 _NEAR: Final = 64
+#: What a line may be padded with (as :func:`foldctl.formats.lines.line_spans` strips).
+_SPACE: Final = b" \t\r"
 
 
 def _sniff(head: Head) -> bool:
@@ -138,20 +144,18 @@ def _sniff(head: Head) -> bool:
     return any(key in first for key in _CHAIN_KEYS)
 
 
-@dataclass
-class _Boundary:
+class _Boundary(msgspec.Struct):
     record: int
     logical: str | None
     meta: _CompactMeta | None
     session: str | None
     timestamp: str | None
     summary: int | None = None  # the record of its isCompactSummary
-    preserved: list[int] = field(default_factory=list)  # records it preserved, in order
+    preserved: list[int] = msgspec.field(default_factory=list)  # records it preserved, in order
     relinked: bool = False  # its preserved records are relinked after its summary
 
 
-@dataclass
-class _Pending:
+class _Pending(msgspec.Struct):
     """A note whose message's place is known once the containers are built."""
 
     code: str
@@ -200,45 +204,64 @@ class _Session:
         # built from the above
         self.relink: dict[str, tuple[int, str]] = {}  # uuid -> (boundary, effective parent)
         self.place: dict[int, tuple[Container, int]] = {}
+        self.relinked: dict[int, tuple[int, str]] | None = None  # relink, by record
 
     # ------------------------------------------------------------------ the pass
 
     def read(self) -> None:
         data = self.data
         view = memoryview(data) if not isinstance(data, bytes) else data
-        decode, keep = _DECODE, self.keep
-        by_uuid, starts, ends, lines_of = self.by_uuid, self.starts, self.ends, self.lines
-        uuids, parents, types, kinds = self.uuids, self.parents, self.types, self.kinds
-        msgids, answers = self.msgids, self.answers
+        find, size = data.find, len(data)
+        decode, keep, slow = _DECODE, self.keep, self.read_slow
+        by_uuid = self.by_uuid
+        # Bound once: the common record costs a few appends and a dict entry.
+        add_start, add_end, add_line = self.starts.append, self.ends.append, self.lines.append
+        add_uuid, add_parent = self.uuids.append, self.parents.append
+        add_type, add_kind = self.types.append, self.kinds.append
+        msgids, answers, other = self.msgids, self.answers, self.other
+        first_time = last_time = None
+        main = 0  # common records: counted here, the others by keep()
+        index = len(self.starts)
+        last_main: _Record | None = None
         number = 0
-        for number, start, end in lines.line_spans(data):  # the last number is kept
-            try:
+        position = 0
+        while position < size:
+            number += 1
+            start = position
+            nl = find(b"\n", start)
+            end = size if nl < 0 else nl
+            position = end + 1
+            # A record's line starts with "{" and ends with "}"; any other line (blank,
+            # padded with spaces or a \r, not an object, not JSON) goes the slow way.
+            if end == start or data[start] != 123 or data[end - 1] != 125:  # { }
+                record = slow(number, start, end)
+                if record is None:
+                    continue
+            else:
                 try:
                     record = decode(view[start:end])
-                except msgspec.ValidationError:  # the rare record of another shape
-                    record = lines.decode_line(_DECODE_BARE, view[start:end], self.source, number)
-                except RecursionError:  # a line nested near the recursion limit
-                    record = lines.decode_line(decode, view[start:end], self.source, number)
-            except msgspec.ValidationError as e:
-                self.records += 1
-                self.pending.append(
-                    _Pending(
-                        "schema", f"Line {number} is not a record this format reads: {e}.", number
-                    )
-                )
-                continue
-            except msgspec.DecodeError:
-                self.pending.append(
-                    _Pending(
-                        "bad-line",
-                        f"Line {number} is not JSON ({lines.not_json(data, start, end)}); the "
-                        "rest of the file was read, so the session is shown without it.",
-                        number,
-                    )
-                )
-                continue
+                except (msgspec.ValidationError, RecursionError):
+                    record = slow(number, start, end)
+                    if record is None:
+                        continue
+                except msgspec.DecodeError:
+                    slow(number, start, end)
+                    continue
             uuid = record.uuid
             kind_name = record.type
+            if uuid is None and kind_name not in ROW_TYPES:
+                # A line of another kind (file-history-snapshot, ...): counted, as keep()
+                # counts it.
+                main += 1
+                stamp = record.timestamp
+                if stamp is not None:
+                    if first_time is None or stamp < first_time:
+                        first_time = stamp
+                    if last_time is None or stamp > last_time:
+                        last_time = stamp
+                name = kind_name if isinstance(kind_name, str) else "(no type)"
+                other[name] = other.get(name, 0) + 1
+                continue
             if (
                 uuid is None
                 or uuid in by_uuid
@@ -246,26 +269,27 @@ class _Session:
                 or record.isCompactSummary
                 or (kind_name != "user" and kind_name != "assistant")
             ):
+                if last_main is not None:  # keep() may find a later one
+                    self.last_main, last_main = last_main, None
                 keep(record, number, start, end)
+                index = len(self.starts)
                 continue
             # The common record, kept as keep() keeps it: a message of the main chain.
-            self.records += 1
+            main += 1
             stamp = record.timestamp
-            if stamp is not None:
-                first, last = self.first_time, self.last_time
-                if first is None or stamp < first:
-                    self.first_time = stamp
-                if last is None or stamp > last:
-                    self.last_time = stamp
-            index = len(starts)
+            if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
+                if first_time is None or stamp < first_time:
+                    first_time = stamp
+                if last_time is None or stamp > last_time:
+                    last_time = stamp
             by_uuid[uuid] = index
-            starts.append(start)
-            ends.append(end)
-            lines_of.append(number)
-            uuids.append(uuid)
-            parents.append(record.parentUuid)
-            types.append(kind_name)
-            kinds.append(_ROW)
+            add_start(start)
+            add_end(end)
+            add_line(number)
+            add_uuid(uuid)
+            add_parent(record.parentUuid)
+            add_type(kind_name)
+            add_kind(_ROW)
             message = record.message
             if message is not None:
                 if kind_name == "assistant":
@@ -273,11 +297,61 @@ class _Session:
                         msgids[index] = message.id
                 else:
                     blocks: Any = getattr(message, "content", None)  # None: read bare
-                    for block in blocks if type(blocks) is list else ():
-                        if block.tool_use_id is not None:
-                            answers.setdefault(block.tool_use_id, []).append(index)
-            self.last_main = record
+                    if type(blocks) is list:
+                        for block in blocks:
+                            if block.tool_use_id is not None:
+                                answers.setdefault(block.tool_use_id, []).append(index)
+            index += 1
+            last_main = record
         self.line_count = number
+        self.records += main
+        self.stamp(first_time)
+        self.stamp(last_time)
+        if last_main is not None:
+            self.last_main = last_main
+
+    def read_slow(self, number: int, start: int, end: int) -> _Record | None:
+        """Line ``number`` read the careful way: its spaces stripped, a blank line passed
+        over, a record of another shape read bare; None when there is no record to keep
+        (the line is noted)."""
+        data = self.data
+        while start < end and data[start] in _SPACE:
+            start += 1
+        while end > start and data[end - 1] in _SPACE:
+            end -= 1
+        if end == start:
+            return None
+        view = memoryview(data) if not isinstance(data, bytes) else data
+        try:
+            try:
+                return _DECODE(view[start:end])
+            except msgspec.ValidationError:  # the rare record of another shape
+                return lines.decode_line(_DECODE_BARE, view[start:end], self.source, number)
+            except RecursionError:  # a line nested near the recursion limit
+                return lines.decode_line(_DECODE, view[start:end], self.source, number)
+        except msgspec.ValidationError as e:
+            self.records += 1
+            self.pending.append(
+                _Pending("schema", f"Line {number} is not a record this format reads: {e}.", number)
+            )
+        except msgspec.DecodeError:
+            self.pending.append(
+                _Pending(
+                    "bad-line",
+                    f"Line {number} is not JSON ({lines.not_json(data, start, end)}); the "
+                    "rest of the file was read, so the session is shown without it.",
+                    number,
+                )
+            )
+        return None
+
+    def stamp(self, stamp: str | None) -> None:
+        """Widen the session's time range to ``stamp``."""
+        if stamp is not None:  # ISO-8601 as the runtime writes it: text order is time order
+            if self.first_time is None or stamp < self.first_time:
+                self.first_time = stamp
+            if self.last_time is None or stamp > self.last_time:
+                self.last_time = stamp
 
     def keep(self, record: _Record, number: int, start: int, end: int) -> None:
         self.records += 1
@@ -366,8 +440,11 @@ class _Session:
         path: list[int] = []
         seen: set[int] = set()
         current = start
-        kinds, uuids, parents, by_uuid = self.kinds, self.uuids, self.parents, self.by_uuid
-        relink = self.relink
+        kinds, parents, by_uuid = self.kinds, self.parents, self.by_uuid
+        if self.relinked is None:  # relink, by record
+            self.relinked = {by_uuid[u]: link for u, link in self.relink.items() if u in by_uuid}
+        relinked = self.relinked
+        budget = self.budget
         while True:
             if current in seen:
                 self.pending.append(
@@ -387,15 +464,15 @@ class _Session:
             if kinds[current] == _COMPACT:
                 break
             path.append(current)
-            self.budget -= 1
-            if self.budget < 0:
+            budget -= 1
+            if budget < 0:
                 raise InputError(
                     self.source,
                     f"line {self.lines[current]}",
                     "the parentUuid chains of this file overlap far more than any session "
                     f"the runtime writes (more than {_WALK_FACTOR} steps per record); refused",
                 )
-            link = relink.get(uuids[current]) if relink else None  # type: ignore[arg-type]
+            link = relinked.get(current) if relinked else None
             parent = link[1] if link is not None and link[0] < before else parents[current]
             if parent is None:
                 break
@@ -413,6 +490,7 @@ class _Session:
                 )
                 break
             current = found
+        self.budget = budget
         path.reverse()
         return path
 
@@ -586,8 +664,8 @@ def _build(session: _Session) -> Checkpoint:
     s.budget = _WALK_FACTOR * len(s.starts) + _WALK_SLACK
     s.prepare()
     kinds = s.kinds
-    rows = [r for r, kind in enumerate(kinds) if kind == _ROW]
-    main_rows = [r for r in rows if r not in s.side] or rows
+    rows = list(compress(range(len(kinds)), map(_ROW.__eq__, kinds)))
+    main_rows = ([r for r in rows if r not in s.side] or rows) if s.side else rows
     main = set(main_rows)
     boundaries = s.boundaries
     # The live window: from the last record of the main chain back to its boundary.
@@ -600,10 +678,11 @@ def _build(session: _Session) -> Checkpoint:
         live = _rows(kinds, s.walk(tip, len(boundaries), "the live window"))
     folds: list[list[int] | None] = [s.originals(n, b) for n, b in enumerate(boundaries)]
     containers: list[list[int]] = [live] + [f or [] for f in folds]
-    covered: dict[int, int] = {}  # record -> container position (0 = live, n + 1 = fold n)
-    for position, records in enumerate(containers):
-        for r in records:
-            covered.setdefault(r, position)
+    # record -> container position (0 = live, n + 1 = fold n), the first that holds it:
+    # filled from the last container back, so an earlier one overwrites a later one.
+    covered: dict[int, int] = {}
+    for position in range(len(containers) - 1, -1, -1):
+        covered.update(dict.fromkeys(containers[position], position))
     _recover_parallel(s, containers, covered, main_rows)
     # Rewound branches, then a subagent's records: floating containers after the folds.
     abandoned = [r for r in main_rows if r not in covered]
@@ -624,17 +703,19 @@ def _recover_parallel(
     """Records the chain walk passes by, placed as the runtime places them: assistant
     records sharing a ``message.id`` with a placed one (one API message split over
     several records, parallel tool calls), and the tool results that answer them."""
+    msgids = s.msgids
+    uncovered = [r for r in main_rows if r not in covered]
+    if not uncovered:
+        return
     by_msgid: dict[str, tuple[int, int]] = {}  # message.id -> (container, anchor record)
-    for r, placed_id in s.msgids.items():
+    for r, placed_id in msgids.items():
         if r in covered:
             by_msgid.setdefault(placed_id, (covered[r], r))
     if not by_msgid:
         return
     joined: dict[int, tuple[int, int]] = {}  # record -> (container, anchor record)
-    for r in main_rows:
-        if r in covered:
-            continue
-        msgid = s.msgids.get(r)
+    for r in uncovered:
+        msgid = msgids.get(r)
         anchor = by_msgid.get(msgid) if msgid is not None else None
         if anchor is None and s.types[r] == "user":
             parent = s.parents[r]
@@ -679,13 +760,15 @@ def _checkpoint(
     all_containers += [(first_floating + k, group) for k, (_, group) in enumerate(floating)]
     links: dict[tuple[Container, int], int] = {}
     frames: dict[Container, list[int]] = {}
+    summaries = summary_of.keys()
     for container, records in all_containers:
-        for i, r in enumerate(records):
-            s.place.setdefault(r, (container, i))
-            n = summary_of.get(r)
-            if n is not None:
-                links[(container, i)] = n
-                frames.setdefault(container, []).append(i)
+        if summaries.isdisjoint(records):
+            continue
+        found = [i for i, r in enumerate(records) if r in summary_of]
+        frames[container] = found
+        for i in found:
+            links[(container, i)] = summary_of[records[i]]
+    s.place = _places(all_containers, _placed_records(s))
 
     digits = lines.Digits(data)
 
@@ -761,6 +844,32 @@ def _checkpoint(
         original_input=_first_prompt(s, containers[0], folds),
         microcompactions=tuple(_microcompactions(s)),
     )
+
+
+def _placed_records(s: _Session) -> set[int]:
+    """The records whose place (container, index) a note or a microcompaction names."""
+    wanted = {p.record for p in s.pending if p.record is not None}
+    wanted.update(kept for kept, _, _ in s.copies)
+    for _, meta, _ in s.micro:
+        for tool_id in (meta.compactedToolIds or ()) if meta is not None else ():
+            wanted.update(s.answers.get(tool_id, ()))
+    return wanted
+
+
+def _places(
+    containers: list[tuple[Container, list[int]]], wanted: set[int]
+) -> dict[int, tuple[Container, int]]:
+    """Where each of ``wanted`` stands first: its first container, and its first index there
+    (a record no container holds has none)."""
+    place: dict[int, tuple[Container, int]] = {}
+    for container, records in containers:
+        if not wanted:
+            break
+        hit = wanted.intersection(records)
+        for r in hit:
+            place[r] = (container, records.index(r))
+        wanted -= hit
+    return place
 
 
 def _has_main(s: _Session) -> bool:

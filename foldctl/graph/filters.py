@@ -19,21 +19,22 @@ passed, which filter matched nothing and what there was.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Final
+
+import msgspec
+import msgspec.structs
 
 from foldctl.errors import UsageError
 from foldctl.graph.locators import MessageName, parse
 from foldctl.graph.walk import Context, Event
-from foldctl.model import Span
+from foldctl.model import Span, repr_without
 from foldctl.times import iso_utc
 
 #: A list of what there is in a message shows this many names at most.
 LISTED: Final = 12
 
 
-@dataclass(frozen=True, slots=True)
-class FoldFacts:
+class FoldFacts(msgspec.Struct, frozen=True):
     """What a filter could have matched: the models, runs and fold times of the spans of
     one checkpoint or many (``+`` adds two), how many spans, and how many passed."""
 
@@ -67,8 +68,7 @@ def total(facts: Iterable[FoldFacts | None]) -> FoldFacts:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class FoldFilter:
+class FoldFilter(msgspec.Struct, frozen=True):
     models: frozenset[str] = frozenset()  # matched without regard to case
     runs: frozenset[str] = frozenset()
     since_ms: float | None = None  # inclusive
@@ -76,11 +76,13 @@ class FoldFilter:
     spans: frozenset[int] = frozenset()
     #: what :meth:`describe` says instead, when set (a redacted output's words for the
     #: filters given, which may quote a secret); selection never reads it
-    words: str | None = field(default=None, repr=False, compare=False)
-    _models: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
+    words: str | None = None
+    _models: frozenset[str] = frozenset()
+
+    __repr__ = repr_without("words", "_models")
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_models", frozenset(m.casefold() for m in self.models))
+        msgspec.structs.force_setattr(self, "_models", frozenset(m.casefold() for m in self.models))
 
     @property
     def active(self) -> bool:

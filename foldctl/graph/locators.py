@@ -11,8 +11,9 @@ A message digest (``xxh3-128:...``) names a message by its content.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Final
+
+import msgspec
 
 from foldctl.digest import PREFIX, is_digest
 from foldctl.errors import UsageError
@@ -31,8 +32,7 @@ def span_locator(span: int) -> str:
     return f"f{span}"
 
 
-@dataclass(frozen=True, slots=True)
-class MessageName:
+class MessageName(msgspec.Struct, frozen=True):
     """A message by where it is stored; ``path`` holds the containers a path form crossed
     (outermost first, each with the index of the frame it was entered through)."""
 
@@ -41,13 +41,11 @@ class MessageName:
     path: tuple[tuple[Container, int], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class SpanName:
+class SpanName(msgspec.Struct, frozen=True):
     span: int
 
 
-@dataclass(frozen=True, slots=True)
-class DigestName:
+class DigestName(msgspec.Struct, frozen=True):
     digest: str
 
 

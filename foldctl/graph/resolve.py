@@ -25,13 +25,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from typing import Final, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from foldctl.fingerprint import DEFAULT_SCHEME, SCHEMES
 from foldctl.formats import registry as formats
 from foldctl.graph.locators import Container, message_locator
-from foldctl.model import Checkpoint, Message, Span, frame_indices
+from foldctl.model import Checkpoint, Message, Span, frame_indices, repr_without
 
 Placement = Literal["placed", "detached", "orphan", "abandoned", "sidechain"]
 #: What a span that is no fold floats as, and why (for a linked format's containers).
@@ -48,8 +50,7 @@ _FLOATING_KINDS: Final[dict[str, tuple[Placement, str]]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FrameRef:
+class FrameRef(msgspec.Struct, frozen=True):
     """A frame (``user`` message with the label) and the span it joins."""
 
     container: Container
@@ -58,8 +59,7 @@ class FrameRef:
     span: int | None  # the first span in ``folded`` order with this fingerprint
 
 
-@dataclass(frozen=True, slots=True)
-class SpanPlace:
+class SpanPlace(msgspec.Struct, frozen=True):
     """Where a span stands in the fold graph."""
 
     placement: Placement
@@ -69,8 +69,7 @@ class SpanPlace:
     reason: str  # why a span floats (empty when placed)
 
 
-@dataclass(frozen=True, slots=True)
-class FoldGraph:
+class FoldGraph(msgspec.Struct, frozen=True):
     checkpoint: Checkpoint
     scheme: str
     frames: dict[tuple[Container, int], FrameRef]
@@ -86,7 +85,9 @@ class FoldGraph:
     #: link (``uuid-chain``, ``position``; then :attr:`scheme` names it too)
     join: str = "fingerprint"
     #: in a redacted view (``foldctl.redact.apply``), the checkpoint as stored; None otherwise
-    unredacted: Checkpoint | None = field(default=None, repr=False, compare=False)
+    unredacted: Checkpoint | None = None
+
+    __repr__ = repr_without("unredacted")
 
     @property
     def spans(self) -> tuple[Span, ...]:

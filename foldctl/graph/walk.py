@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
+
+import msgspec
 
 from foldctl import jsoncodec
 from foldctl.errors import InputError, UsageError
@@ -313,15 +314,13 @@ class Context:
         return message_locator(self.parent.span, self.at)
 
 
-@dataclass(frozen=True, slots=True)
-class FrameInfo:
+class FrameInfo(msgspec.Struct, frozen=True):
     fingerprint: str | None  # None when the format links frames to spans itself
     span: int | None
     resolution: Resolution
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(msgspec.Struct, frozen=True):
     message: Message
     context: Context
     index: int
@@ -372,8 +371,7 @@ class Row:
 _REPR_CHAIN: Final = 8
 
 
-@dataclass(frozen=True, slots=True)
-class FoldStart:
+class FoldStart(msgspec.Struct, frozen=True):
     span: Span
     context: Context
     reason: str = ""  # why it floats, for detached and orphan spans
@@ -381,8 +379,7 @@ class FoldStart:
     reference: bool = False  # a replay shown as a reference: no messages follow
 
 
-@dataclass(frozen=True, slots=True)
-class FoldEnd:
+class FoldEnd(msgspec.Struct, frozen=True):
     span: Span
     context: Context
 

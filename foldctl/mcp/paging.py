@@ -32,8 +32,9 @@ import itertools
 import re
 import secrets
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Final
+
+import msgspec
 
 from foldctl import jsoncodec
 from foldctl.errors import UsageError
@@ -92,11 +93,10 @@ def wire_safe(value: Any) -> tuple[Any, int]:
 # --------------------------------------------------------------------------- cursors
 
 
-@dataclass
-class Cursors:
+class Cursors(msgspec.Struct):
     """Makes and reads the opaque cursors of one server run."""
 
-    key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
+    key: bytes = msgspec.field(default_factory=lambda: secrets.token_bytes(32))
 
     def _question(self, question: Any) -> str:
         return hashlib.sha256(jsoncodec.dumps(question, sort_keys=True)).hexdigest()[:16]
@@ -134,8 +134,7 @@ class Cursors:
 # --------------------------------------------------------------------------- pages
 
 
-@dataclass
-class Page:
+class Page(msgspec.Struct):
     """The items of one answer, and where the next one starts (None: nothing is left)."""
 
     items: list[Any]
@@ -145,8 +144,7 @@ class Page:
     rest: Iterator[Any] | None = None
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(msgspec.Struct, frozen=True):
     """How large an answer may be, and how each item is made safe to send."""
 
     max_bytes: int = DEFAULT_BYTES

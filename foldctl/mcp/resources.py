@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import itertools
 import urllib.parse
-from dataclasses import dataclass
 from typing import Any, Final
+
+import msgspec
 
 import foldctl
 from foldctl.errors import FoldctlError, UsageError
@@ -24,8 +25,7 @@ TEMPLATE: Final = SCHEME + "{source}/span/{span}"
 PAGE: Final = 50
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(msgspec.Struct, frozen=True):
     uri: str
     name: str
     title: str

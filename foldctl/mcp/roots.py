@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 import foldctl
 from foldctl.errors import InputError, UsageError
@@ -42,8 +43,7 @@ def _store_split(spec: str) -> tuple[str, str]:
     return spec, ""
 
 
-@dataclass(frozen=True)
-class Roots:
+class Roots(msgspec.Struct, frozen=True):
     """The resolved roots, in the order given."""
 
     paths: tuple[str, ...]

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 import foldctl
 from foldctl import jsoncodec
@@ -21,8 +22,7 @@ from foldctl.mcp.paging import Budget, Cursors
 from foldctl.mcp.roots import Roots
 
 
-@dataclass
-class Answer:
+class Answer(msgspec.Struct):
     """A tool's answer: the document (None for an error) and its text."""
 
     document: dict[str, Any] | None
@@ -45,14 +45,13 @@ def _stamp(path: str) -> list[int]:
     return [info.st_size, info.st_mtime_ns]
 
 
-@dataclass
-class Service:
+class Service(msgspec.Struct):
     """The state of one server run."""
 
     roots: Roots
     max_bytes: int
     redactor: foldctl.Redactor | None = None
-    cursors: Cursors = field(default_factory=Cursors)
+    cursors: Cursors = msgspec.field(default_factory=Cursors)
     _open: tuple[tuple[str, list[int]], foldctl.Conversation] | None = None
     #: the cursor of the last answer, and the rest of its items
     _kept: tuple[str, Iterator[Any]] | None = None

@@ -13,9 +13,10 @@ import itertools
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Final
+
+import msgspec
 
 import foldctl
 from foldctl.errors import FoldctlError, UsageError
@@ -32,8 +33,7 @@ _PAGING_HELP: Final = (
 )
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(msgspec.Struct, frozen=True):
     name: str
     title: str
     description: str

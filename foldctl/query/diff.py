@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.digest import digest
 from foldctl.errors import UsageError
@@ -26,7 +27,7 @@ from foldctl.formats import registry as formats
 from foldctl.formats.base import identity
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Row, every_row, walk
-from foldctl.model import Message, Span
+from foldctl.model import Message, Span, repr_without
 from foldctl.times import iso_recorded
 
 SpanKey = tuple[str | None, str | None, int | None, int | float | None]
@@ -59,17 +60,20 @@ def span_key(span: Span) -> SpanKey:
     return (identity, span.run_id, span.iteration, span.folded_at_ms)
 
 
-@dataclass
-class _Side:
+class _Side(msgspec.Struct):
     """One checkpoint, indexed by digest."""
 
     graph: FoldGraph
     view: Callable[[Message], Message] = identity  # how its format shows a message
-    live: list[str] = field(default_factory=list)  # digests of history, in order
-    anywhere: dict[str, str] = field(default_factory=dict)  # digest -> first locator
-    folded: dict[str, Row] = field(default_factory=dict)  # digest -> first row inside a span
-    unresolved: dict[str, Row] = field(default_factory=dict)  # digest -> unresolved frame row
-    frame_spans: dict[str, int | None] = field(default_factory=dict)  # frame digest -> span
+    live: list[str] = msgspec.field(default_factory=list)  # digests of history, in order
+    anywhere: dict[str, str] = msgspec.field(default_factory=dict)  # digest -> first locator
+    folded: dict[str, Row] = msgspec.field(
+        default_factory=dict
+    )  # digest -> first row inside a span
+    unresolved: dict[str, Row] = msgspec.field(
+        default_factory=dict
+    )  # digest -> unresolved frame row
+    frame_spans: dict[str, int | None] = msgspec.field(default_factory=dict)  # frame digest -> span
 
     @classmethod
     def of(cls, graph: FoldGraph) -> _Side:
@@ -491,16 +495,17 @@ def _frame_differences(old: _Side, new: _Side) -> Iterator[dict[str, Any]]:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class DiffResult:
+class DiffResult(msgspec.Struct, frozen=True):
     """Every difference between two checkpoints (each a dict with its ``kind``), in
     :data:`KINDS` order; the two fold graphs compared are kept, out of the repr."""
 
-    old: FoldGraph = field(repr=False)
-    new: FoldGraph = field(repr=False)
+    old: FoldGraph
+    new: FoldGraph
     differences: list[dict[str, Any]]
     #: messages (unique digests) present anywhere in OLD and nowhere in NEW
     lost_messages: int
+
+    __repr__ = repr_without("old", "new")
 
     @property
     def identical(self) -> bool:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from foldctl import jsoncodec
 from foldctl.errors import InputError
@@ -14,8 +15,7 @@ from foldctl.graph.resolve import resolve
 from foldctl.sources.files import RawSource, SourceSpec
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprints:
+class Fingerprints(msgspec.Struct, frozen=True):
     """What ``fingerprint`` answers: the text's lengths, its fingerprints, and the join."""
 
     text: str

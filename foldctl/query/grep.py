@@ -10,12 +10,13 @@ one).  A field that is not a string is searched in its compact JSON encoding
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
+
+import msgspec
+import msgspec.structs
 
 from foldctl import jsoncodec
 from foldctl.digest import digest
@@ -27,7 +28,7 @@ from foldctl.graph.filters import NO_FILTER, FoldFacts, FoldFilter, total
 from foldctl.graph.open import join, open_graph
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import FrameInfo, Replays, Row, chain_field, every_row
-from foldctl.model import Message
+from foldctl.model import Message, repr_without
 from foldctl.parallel import batch_size, default_jobs, map_ordered
 from foldctl.query.prefilter import Prefilter, enabled_by_environment, prefilter_for
 from foldctl.sources.files import SQLITE_MAGIC, SourceSpec, read_bytes, source_name
@@ -53,8 +54,7 @@ SHOWN_FIELDS: Final = ("content", "toolName", "toolCalls")
 MAX_MATCHES: Final = 1000
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(msgspec.Struct, frozen=True):
     """What ``grep`` looks for, and where."""
 
     pattern: re.Pattern[str]
@@ -193,26 +193,26 @@ def searched_texts(message: Message, name: str) -> Iterator[tuple[str, str, bool
     yield name, jsoncodec.dumps(value).decode("utf-8"), True
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+class Match(msgspec.Struct, frozen=True):
     field: str  # the field, or the path of the string in it (``toolCalls[0].args.note``)
     start: int  # code point offset in the searched text
     end: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(msgspec.Struct, frozen=True):
     """One message that matched (or, with context, a neighbour of one), in one place."""
 
     source: str
-    graph: FoldGraph = field(repr=False)  # the source's, to look around the row
+    graph: FoldGraph  # the source's, to look around the row
     row: Row
     matches: tuple[Match, ...]
-    texts: dict[str, str] = field(repr=False)  # the searched text of each field that matched
+    texts: dict[str, str]  # the searched text of each field that matched
     match_count: int = 0  # every match, when more than MAX_MATCHES were kept
     context: bool = False  # a neighbour shown for -A/-B/-C, not a match
     first_of_group: bool = False  # the first message after a gap in the shown messages
+
+    __repr__ = repr_without("graph", "texts")
 
 
 def _in_scope(row: Row, shown: Message, query: Query, folds_ok: bool) -> bool:
@@ -295,7 +295,7 @@ def search(graph: FoldGraph, query: Query, prefilter: Prefilter | None = None) -
             raw_json = getattr(messages, "raw_json", None)
             if raw_json is not None and not skip.may_match(raw_json(row.index)):
                 continue  # its stored JSON cannot hold a match: not decoded
-            row = dataclasses.replace(row, message=messages[row.index])
+            row = msgspec.structs.replace(row, message=messages[row.index])
         hit: Hit | None = None
         room = query.max_count is None or selected < query.max_count
         shown = view(row.message) if room else row.message
@@ -327,8 +327,7 @@ def search(graph: FoldGraph, query: Query, prefilter: Prefilter | None = None) -
             break
 
 
-@dataclass(frozen=True, slots=True)
-class HitRecord:
+class HitRecord(msgspec.Struct, frozen=True):
     """A hit made plain: everything its JSON object, CSV rows and text lines need, without
     the fold graph, so a worker process can hand it back (it pickles small)."""
 
@@ -396,16 +395,14 @@ def record_of(hit: Hit) -> HitRecord:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFailed:
+class SourceFailed(msgspec.Struct, frozen=True):
     """A source that could not be read; the others are still searched."""
 
     source: str
     error: FoldctlError
 
 
-@dataclass(frozen=True, slots=True)
-class SourceDone:
+class SourceDone(msgspec.Struct, frozen=True):
     """The end of one source's hits, with how many messages matched; ``decoded`` is false
     when the prefilter showed from its bytes that it cannot match (it was not read)."""
 

@@ -10,8 +10,9 @@ expands its span twice) is found at each place, with each locator.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Literal
+
+import msgspec
 
 from foldctl.digest import PREFIX, digest, is_digest
 from foldctl.errors import ExitStatus, FoldctlError, InputError, NotACheckpoint, UsageError
@@ -69,8 +70,7 @@ def locate_table(graph: FoldGraph, wanted: str) -> Table:
     return Table([locate_object(row, source) for row in locate(graph, wanted)], LOCATE_COLUMNS)
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
+class Located(msgspec.Struct, frozen=True):
     """What one source answered: the places the digest occurs, or why it could not be read
     (``passed_over``: JSON found in a directory that is no checkpoint at all)."""
 
@@ -143,8 +143,7 @@ def locate_sources(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class LocateResult:
+class LocateResult(msgspec.Struct, frozen=True):
     """``locate`` over one or many sources: one row per place the digest occurs."""
 
     rows: list[dict[str, Any]]

@@ -49,7 +49,6 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
 
@@ -144,8 +143,7 @@ def _file_buffer(size: int) -> bytearray:
     return buf
 
 
-@dataclass(frozen=True, slots=True)
-class Prefilter:
+class Prefilter(msgspec.Struct, frozen=True):
     """A source may match only when its bytes hold one of ``needles``."""
 
     needles: tuple[str, ...]

@@ -8,9 +8,9 @@ docs/output.md and are stable.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
+import msgspec
 import orjson
 import xxhash
 
@@ -192,8 +192,7 @@ def stage_rows(graph: FoldGraph) -> Iterator[dict[str, Any]]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Rows:
+class Rows(msgspec.Struct, frozen=True):
     """Rows made afresh each time they are read, so a table of 10,000 spans is written
     row by row and never held (a text table reads them twice: widths, then lines)."""
 
@@ -244,8 +243,7 @@ def fold_tree(graph: FoldGraph) -> Iterator[dict[str, Any]]:
         stack.extend((child, depth + 1) for child in reversed(children.get(index, [])))
 
 
-@dataclass(frozen=True, slots=True)
-class FoldTree:
+class FoldTree(msgspec.Struct, frozen=True):
     """The fold tree of ``show``, one node per span, made each time it is read: text shows
     forty nodes of a chain ten thousand deep and never holds the other nodes; JSON
     writes every one (:meth:`Overview.document` lists them)."""
@@ -421,8 +419,7 @@ def _findings(
     return counted
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     """Rows with named columns: what ``spans``, ``stages``, ``locate`` and ``sessions`` answer.
 
     ``columns`` are every column, in order (CSV, TSV); ``text_columns`` the ones a
@@ -446,8 +443,7 @@ class Table:
         return self.rows, columns
 
 
-@dataclass(frozen=True, slots=True)
-class Overview:
+class Overview(msgspec.Struct, frozen=True):
     """The ``show`` document (see :func:`overview`)."""
 
     doc: dict[str, Any]

@@ -6,8 +6,9 @@ Plain data that :mod:`foldctl.render.html` renders as one HTML page; the library
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from foldctl.audit.codes import Finding
 from foldctl.graph.filters import NO_FILTER, FoldFilter
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
     from foldctl.redact.redactor import Redactor
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(msgspec.Struct, frozen=True):
     """What the footer records: who made the report, from which bytes, when."""
 
     tool_version: str
@@ -31,8 +31,7 @@ class Provenance:
     generated_at: str  # ISO-8601 UTC
 
 
-@dataclass(frozen=True, slots=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """What ``report`` renders: the joined checkpoint, its findings and provenance."""
 
     graph: FoldGraph

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from foldctl.audit.checks import audit
@@ -55,8 +54,7 @@ ALL_COLUMNS: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SessionListing(Table):
+class SessionListing(Table, frozen=True):
     """The rows of ``sessions``, and the sessions that could not be read (each row is
     still listed, with ``error``)."""
 
@@ -245,8 +243,7 @@ def session_row(source: SourceSpec | FoldctlError) -> dict[str, Any] | None:
     return {k: v for k, v in row.items() if v is not None}
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFiles(Table):
+class SessionFiles(Table, frozen=True):
     """The session files of one or more folders: one row each (a file that cannot be read
     keeps its row, with ``error``), and the folders looked in."""
 

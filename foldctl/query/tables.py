@@ -16,9 +16,10 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+import msgspec
 
 from foldctl import jsoncodec
 from foldctl.audit.checks import audit
@@ -59,8 +60,7 @@ FINDING_CHECKS: list[tuple[str, Callable[[FoldGraph], Iterable[Finding]]]] = [
 _OWN_COLUMNS: Final = ("role", "content", "toolName", "toolCallId")
 
 
-@dataclass(frozen=True, slots=True)
-class Stored:
+class Stored(msgspec.Struct, frozen=True):
     """A source's stored bytes, before anything is decoded."""
 
     name: str
@@ -101,13 +101,12 @@ def load_stored(stored: Stored) -> Checkpoint:
     return load_source(RawSource(stored.name, stored.data))
 
 
-@dataclass(slots=True)
-class SourceTables:
+class SourceTables(msgspec.Struct):
     """The four tables of one source, as columns of plain values."""
 
     source: str
     sha256: str
-    tables: dict[str, Columns] = field(default_factory=dict)
+    tables: dict[str, Columns] = msgspec.field(default_factory=dict)
     #: with a fold filter: what the source held, and how many spans passed
     facts: FoldFacts | None = None
 

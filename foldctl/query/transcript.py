@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from foldctl.formats import registry as formats
 from foldctl.formats.base import identity
@@ -21,7 +22,7 @@ from foldctl.graph.walk import (
     walk_floating,
     walk_name,
 )
-from foldctl.model import Message
+from foldctl.model import Message, repr_without
 from foldctl.query.records import message_lines, message_object
 from foldctl.times import iso_recorded
 
@@ -29,8 +30,7 @@ if TYPE_CHECKING:
     from foldctl.claims.record import SummaryFinding
 
 
-@dataclass(frozen=True, slots=True)
-class Transcript:
+class Transcript(msgspec.Struct, frozen=True):
     """The expanded transcript as walk events, and its rows as message objects; the
     summary that stands for each fold, and (when the claims were checked) what the check
     found in each summary, for the formats that show them before the originals."""
@@ -38,11 +38,13 @@ class Transcript:
     events: Iterable[Event]
     #: what a transcript's header says: source, run, checkpoint time and counts
     facts: dict[str, Any] | None = None
-    graph: FoldGraph | None = field(default=None, repr=False)
+    graph: FoldGraph | None = None
     #: the claims findings, or None when the summaries were not checked
-    claims: Sequence[SummaryFinding] | None = field(default=None, repr=False)
-    _by_span: dict[int, list[SummaryFinding]] = field(default_factory=dict, init=False, repr=False)
-    _by_frame: dict[str, list[SummaryFinding]] = field(default_factory=dict, init=False, repr=False)
+    claims: Sequence[SummaryFinding] | None = None
+    _by_span: dict[int, list[SummaryFinding]] = msgspec.field(default_factory=dict)
+    _by_frame: dict[str, list[SummaryFinding]] = msgspec.field(default_factory=dict)
+
+    __repr__ = repr_without("graph", "claims", "_by_span", "_by_frame")
 
     def __post_init__(self) -> None:
         for f in self.claims or ():

@@ -13,10 +13,11 @@ them, so memory does not grow with the checkpoint.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+import msgspec
+import msgspec.structs
 import orjson
 
 from foldctl.audit.codes import Finding
@@ -106,7 +107,7 @@ def _span(redactor: Redactor, span: Span) -> Span:
     if messages is not None:
         redacted_raw["messages"] = messages
     stages = span.removed_stage_ids
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         span,
         run_id=_recorded(redactor, span.run_id, "runId", where),
         model=_recorded(redactor, span.model, "model", where),
@@ -141,14 +142,14 @@ def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
         raw["folded"] = [s.stored() for s in spans]
     facts = checkpoint.session
     if facts is not None:
-        facts = dataclasses.replace(
+        facts = msgspec.structs.replace(
             facts,
             session_id=_recorded(redactor, facts.session_id, "sessionId", "checkpoint"),
             project=_recorded(redactor, facts.project, "cwd", "checkpoint"),
             parent_session=_recorded(redactor, facts.parent_session, "sessionId", "checkpoint"),
             agent_id=_recorded(redactor, facts.agent_id, "agentId", "checkpoint"),
         )
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         checkpoint,
         source=_text(redactor, checkpoint.source, "source", "checkpoint"),
         run_id=_recorded(redactor, checkpoint.run_id, "runId", "checkpoint"),
@@ -159,7 +160,7 @@ def redact_checkpoint(redactor: Redactor, checkpoint: Checkpoint) -> Checkpoint:
         spans=spans,
         raw=raw,
         notes=tuple(
-            dataclasses.replace(n, message=_text(redactor, n.message, "finding", "checkpoint"))
+            msgspec.structs.replace(n, message=_text(redactor, n.message, "finding", "checkpoint"))
             for n in checkpoint.notes
         ),
         session=facts,
@@ -174,7 +175,7 @@ def _microcompaction(redactor: Redactor, m: Microcompaction) -> Microcompaction:
     def ids(values: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(_text(redactor, v, "toolUseIds", "checkpoint") for v in values)
 
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         m,
         timestamp=_recorded(redactor, m.timestamp, "timestamp", "checkpoint"),
         trigger=_recorded(redactor, m.trigger, "trigger", "checkpoint"),
@@ -187,7 +188,7 @@ def redact_graph(graph: FoldGraph, redactor: Redactor) -> FoldGraph:
     """The same join over the redacted checkpoint, which keeps the stored one
     (:attr:`FoldGraph.plain`) for the audit, the claims and the fold filters."""
     plain = graph.plain
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         plain, checkpoint=redact_checkpoint(redactor, plain.checkpoint), unredacted=plain.checkpoint
     )
 
@@ -196,7 +197,9 @@ def redact_filter(redactor: Redactor, folds: FoldFilter) -> FoldFilter:
     """The same fold filter, whose words (``with model "x"``) quote no secret."""
     if not folds.active:
         return folds
-    return dataclasses.replace(folds, words=_text(redactor, folds.describe(), "filter", "filter"))
+    return msgspec.structs.replace(
+        folds, words=_text(redactor, folds.describe(), "filter", "filter")
+    )
 
 
 def redact_findings(redactor: Redactor, findings: Sequence[Finding]) -> tuple[Finding, ...]:
@@ -205,7 +208,7 @@ def redact_findings(redactor: Redactor, findings: Sequence[Finding]) -> tuple[Fi
 
     def one(f: Finding) -> Finding:
         where = f.locator or f"finding {f.code}"
-        return dataclasses.replace(
+        return msgspec.structs.replace(
             f,
             message=_text(redactor, f.message, "finding", where),
             path=_recorded(redactor, f.path, "path", where),
@@ -232,7 +235,7 @@ def redact_claims(redactor: Redactor, result: ClaimsResult) -> ClaimsResult:
     """Claims whose atoms, sentences and original lines quote no secret (``facts`` stay the
     stored ones, which a fold filter is matched against: a note made of them is redacted
     as it is printed)."""
-    return dataclasses.replace(
+    return msgspec.structs.replace(
         result,
         sources=tuple(
             (_text(redactor, s, "source", "checkpoint"), redact_summary_findings(redactor, fs))
@@ -255,7 +258,7 @@ def redact_summary_findings(
         sentence = text(x.sentence, f.frame)
         atom = text(x.atom, f.frame) or ""
         moved = sentence is not None and sentence != x.sentence  # offsets no longer hold
-        finding = dataclasses.replace(
+        finding = msgspec.structs.replace(
             x,
             atom=atom,
             sentence=sentence,
@@ -264,6 +267,6 @@ def redact_summary_findings(
             expected=text(x.expected, f.frame),
             entity=text(x.entity, f.frame),
         )
-        return dataclasses.replace(f, finding=finding, line=text(f.line, f.frame))
+        return msgspec.structs.replace(f, finding=finding, line=text(f.line, f.frame))
 
     return tuple(one(f) for f in findings)

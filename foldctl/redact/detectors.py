@@ -26,9 +26,10 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
+
+import msgspec
 
 from foldctl.lazyre import lazy
 from foldctl.redact.context import TEMPLATE, is_authorization, secret_name, secret_value_span
@@ -70,8 +71,7 @@ def _after(text: str, end: int, width: int = 1) -> str:
     return text[end : end + width]
 
 
-@dataclass(frozen=True, slots=True)
-class Detector:
+class Detector(msgspec.Struct, frozen=True):
     """One kind of secret or personal datum.
 
     ``find(text)`` yields the spans of the values found in ``text``;
@@ -1488,8 +1488,7 @@ class DetectorFailed(Exception):
 # --- examples: run by tests/unit/test_redact_detectors.py ---------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Example:
+class Example(msgspec.Struct, frozen=True):
     """``text`` scanned by the detector ``kind`` finds exactly ``expected``.
 
     ``kind=None`` is a negative for every detector: nothing at all may match.

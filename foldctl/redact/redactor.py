@@ -28,11 +28,11 @@ import json
 import secrets
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Final
 
+import msgspec
 import orjson
 
 from foldctl.errors import FoldctlError, UsageError, cannot_read
@@ -63,8 +63,7 @@ _BIG_INT: Final = 10**12
 _SEP: Final = "\x00"
 
 
-@dataclass(frozen=True, slots=True)
-class Redaction:
+class Redaction(msgspec.Struct, frozen=True):
     """One value replaced in one string of a message.  Never carries the value.
 
     ``field`` names the string (see :func:`field_path`); ``start`` and
@@ -87,8 +86,7 @@ class Redaction:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewRow:
+class ReviewRow(msgspec.Struct, frozen=True):
     """One placeholder of an output: what kind, how often, and in which messages."""
 
     kind: str
@@ -105,8 +103,7 @@ class ReviewRow:
         }
 
 
-@dataclass(slots=True)
-class _Tally:
+class _Tally(msgspec.Struct):
     kind: str
     count: int
     locators: dict[str, None]

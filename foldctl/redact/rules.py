@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+import msgspec
 
 from foldctl.errors import cannot_read
 from foldctl.lazyre import lazy
@@ -46,8 +47,7 @@ KIND_NAME: Final = lazy(r"[a-z][a-z0-9_]{0,31}")
 RULE_SPECIFICITY: Final = 65
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """A named pattern: every match (or its ``group``) is redacted as kind ``name``."""
 
     name: str
@@ -68,12 +68,11 @@ def _same(value: str) -> str:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(msgspec.Struct, frozen=True):
     """The contents of a rules file: extra detectors and the allow-list."""
 
     rules: tuple[Rule, ...] = ()
-    allow_values: frozenset[str] = field(default_factory=frozenset)
+    allow_values: frozenset[str] = msgspec.field(default_factory=frozenset)
     allow_patterns: tuple[re.Pattern[str], ...] = ()
 
     def allows(self, value: str) -> bool:

@@ -9,9 +9,10 @@ needs rich; piped text is written plain by :mod:`foldctl.render.sink`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, BinaryIO, Protocol
+
+import msgspec
 
 
 class OutputFormat(str, Enum):
@@ -36,8 +37,7 @@ Line = list[Segment]
 BLOCK = "block"
 
 
-@dataclass(frozen=True, slots=True)
-class Output:
+class Output(msgspec.Struct, frozen=True):
     """Where a renderer writes, and how: ``color`` means a terminal that takes colour
     and Unicode box drawing; otherwise plain ASCII separators."""
 

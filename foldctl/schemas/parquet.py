@@ -11,8 +11,9 @@ is a new ``FORMAT`` version and goes in the CHANGELOG.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
+
+import msgspec
 
 #: The version of these tables; written into every export's manifest.
 FORMAT: Final = "foldctl-export/2"
@@ -28,8 +29,7 @@ TYPES: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(msgspec.Struct, frozen=True):
     name: str
     type: str
     nullable: bool

@@ -7,9 +7,9 @@ anyone holding the file can check it against the report (``xxh128sum FILE``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 import xxhash
 
 from foldctl.errors import InputError
@@ -18,8 +18,7 @@ from foldctl.sources.files import GZIP_MAGIC, RawSource, SourceSpec, source_name
 Signature = tuple[int, int, int]  # size, mtime (ns), inode
 
 
-@dataclass(frozen=True, slots=True)
-class Stored:
+class Stored(msgspec.Struct, frozen=True):
     """Facts about the stored bytes of one source."""
 
     path: Path | None  # the file hashed; None for bytes in hand (standard input)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import mmap
 import os
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+import msgspec
 
 from foldctl.errors import InputError, UsageError, cannot_read
 
@@ -37,8 +38,7 @@ MMAP_MIN_BYTES: Final = 64 * 1024 * 1024
 Buffer = bytes | mmap.mmap
 
 
-@dataclass(frozen=True, slots=True)
-class RawSource:
+class RawSource(msgspec.Struct, frozen=True):
     name: str  # how the source is named in messages and output
     data: Buffer  # decompressed bytes, or a read-only map of an uncompressed file
 

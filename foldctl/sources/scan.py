@@ -33,9 +33,10 @@ import fnmatch
 import glob
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+import msgspec
 
 from foldctl.errors import FoldctlError, InputError
 from foldctl.sources.files import RawSource, SourceSpec
@@ -50,8 +51,7 @@ STORE_SUFFIXES: Final = (".db", ".sqlite", ".sqlite3", ".db3")
 DEFAULT_EXCLUDES: Final = ("*.expected.json",)
 
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
+class Expansion(msgspec.Struct, frozen=True):
     """What SOURCE arguments expand to, in order."""
 
     #: a source to read, or why an argument could not be expanded (an unreadable or

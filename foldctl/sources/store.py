@@ -43,11 +43,12 @@ import shutil
 import sys
 import tempfile
 import urllib.parse
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal
+
+import msgspec
 
 from foldctl.errors import InputError, cannot_read
 from foldctl.sources.files import SQLITE_MAGIC
@@ -80,8 +81,7 @@ def is_store(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-@dataclass(frozen=True, slots=True)
-class StoreSource:
+class StoreSource(msgspec.Struct, frozen=True):
     """A SOURCE that names a store: the file, and the session (None: not given)."""
 
     path: str
@@ -302,8 +302,7 @@ def _decode(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True, slots=True)
-class SessionInfo:
+class SessionInfo(msgspec.Struct, frozen=True):
     """One row of ``agent_sessions`` without its envelope, values as stored."""
 
     store: str

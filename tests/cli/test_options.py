@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Annotated
 
@@ -101,4 +100,4 @@ def test_a_command_gets_its_groups_built() -> None:
     out, redaction = seen
     assert out == Output("json", "never", no_pager=True)
     assert isinstance(redaction, Redaction) and redaction.how.redact_only == "email"
-    assert [f.name for f in dataclasses.fields(Redaction)] == ["redact", "redactions", "how"]
+    assert list(Redaction.__struct_fields__) == ["redact", "redactions", "how"]

@@ -518,3 +518,89 @@ def test_what_a_summary_carries_over_from_a_discarded_one_is_unverifiable() -> N
         (UNVERIFIABLE, "USD 480"),
     }
     assert all(f.evidence == (EvidenceRef("f1:0"),) for f in found)
+
+
+# --------------------------------------------------------------------------- precision first
+
+
+def test_a_price_in_any_json_field_is_the_entitys_amount() -> None:
+    index = evidence(
+        '{"subscription": "sub_77Ab", "price_per_seat": "€19.00/mo", "status": "active"}',
+        '{"subscription": "sub_77Ab", "proration": {"amount": 310.55, "currency": "EUR"}}',
+    )
+    assert kinds(check_summary("sub_77Ab has seats at €19.00 a month.", index)) == []
+    (finding,) = check_summary("sub_77Ab has seats at €21.00 a month.", index)
+    assert finding.kind in (CONTRADICTED, UNSUPPORTED, UNVERIFIED)
+
+
+@pytest.mark.parametrize(
+    ("summary", "text"),
+    [
+        ("Paid with the mastercard ****0042.", "card: mastercard ****0042 (expires 09/28)"),
+        ("The waiver holds for 14 days.", "waiver: granted, 14 business days"),
+        ("Mark Ellison signed off the change.", "approver: Mark Ellison"),
+        ("Escalated to the site lead, Ana Ferreira.", "owner: ana.ferreira@example.org"),
+    ],
+)
+def test_values_written_as_people_write_them_are_supported(summary: str, text: str) -> None:
+    assert kinds(check_summary(summary, evidence(text))) == []
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Escalated to the site lead, Ana Ferreira.",
+        "Dispatcher Ana Ferreira agreed the swap.",
+        "Ana Ferreira approved the swap.",
+    ],
+)
+def test_a_person_named_nowhere_is_unsupported(summary: str) -> None:
+    assert kinds(check_summary(summary, evidence("owner: j.okafor@example.org"))) == [
+        (UNSUPPORTED, "Ana Ferreira")
+    ]
+
+
+def test_a_difference_the_summary_says_it_worked_out_is_no_finding_of_a_wrong_value() -> None:
+    index = evidence("variant A open rate 31.2%\nvariant B open rate 36.9%", "ok")
+    assert [f.kind for f in check_summary("Variant B beat A by 5.7 points.", index)] == [UNVERIFIED]
+    # said to be a difference: unverified even when it does not work out
+    assert [f.kind for f in check_summary("Variant B beat A by 8.3 points.", index)] == [UNVERIFIED]
+    assert kinds(check_summary("Variant B scored 8.3 points.", index)) == [(UNSUPPORTED, "8.3")]
+
+
+def test_a_count_of_the_listed_items_with_a_property_is_no_other_count() -> None:
+    index = evidence('{"pairs": [{"a": "x1", "flag": "review"}, {"a": "x2", "flag": "none"}]}')
+    assert [f.kind for f in check_summary("1 pair flagged for review.", index)] != [UNSUPPORTED]
+    assert kinds(check_summary("3 pairs flagged for review.", index)) == [(UNSUPPORTED, "3 pair")]
+
+
+def test_a_count_with_the_wrong_outcome_in_a_json_field() -> None:
+    index = evidence(("f1:0", '{"posted": 41, "failed": [{"id": "g-1"}]}', "post_grades"))
+    (finding, *_) = check_summary("41 grades failed to post and 1 went through.", index)
+    assert (finding.kind, finding.atom, finding.expected) == (CONTRADICTED, "failed", 'posted": 41')
+    assert kinds(check_summary("The LMS took 41 grades and refused g-1's.", index)) == []
+
+
+def test_a_clause_sharing_only_an_errors_kind_does_not_hide_another_error() -> None:
+    index = evidence(
+        ("f1:0", "Error: card declined (do_not_honor)", "charge_card"),
+        ("f1:1", "HTTP/1.1 410 Gone\ncoupon SPRING5 expired", "apply_coupon"),
+        ("f1:2", "[sync] ERROR u_9: seat limit reached", "user_sync"),
+    )
+    summary = "The card was declined. The promo code was rejected as well."
+    found = {f.normalised: f.kind for f in check_summary(summary, index)}
+    assert found.get("failed:user_sync") == UNVERIFIED  # the other clause may tell it
+
+
+def test_a_4xx_answer_to_a_tool_named_object_then_verb_is_an_error() -> None:
+    index = evidence(("f1:0", "HTTP/1.1 423 Locked\nlot L-7 is locked", "mes_hold"))
+    assert kinds(check_summary("Lot L-7 is ready.", index)) == [(DROPPED, "failed:mes_hold")]
+    assert kinds(check_summary("Lot L-7 could not be put on hold (423).", index)) == []
+
+
+def test_entities_after_one_preposition_are_not_the_subject() -> None:
+    index = evidence(
+        "similar pair: s-101 / s-102 (0.91)", '{"case": "IC-2026-0042", "status": "under_review"}'
+    )
+    (finding,) = check_summary("Case IC-2026-0042 for s-101 and s-102 was resolved.", index)
+    assert (finding.kind, finding.entity) == (CONTRADICTED, "IC-2026-0042")

@@ -20,12 +20,13 @@ TINY = str(SAMPLES / "one_fold_conversation.json")
 
 
 def imported_by(*argv: str) -> set[str]:
-    """The modules of foldctl a real run of ``foldctl ARGV`` imported."""
+    """The modules of foldctl (and msgspec) a real run of ``foldctl ARGV`` imported."""
     code = (
         "import sys\nfrom foldctl.cli.main import run\n"
         f"run({list(argv)!r})\n"
         "sys.stdout.flush()\n"
-        "print('\\n'.join(m for m in sys.modules if m.startswith('foldctl')), file=sys.stderr)"
+        "print('\\n'.join(m for m in sys.modules if m.startswith(('foldctl', 'msgspec'))), "
+        "file=sys.stderr)"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
@@ -48,6 +49,8 @@ def test_help_lists_every_command_and_imports_none_of_them() -> None:
     assert not {m for m in loaded if m.startswith("foldctl.cli.commands.")}
     floors = ("foldctl.graph", "foldctl.load", "foldctl.audit", "foldctl.query", "foldctl.claims")
     assert not {m for m in loaded if m.startswith(floors)}
+    # nor the renderers and msgspec (their records): completing --format imports them
+    assert not {m for m in loaded if m.startswith(("foldctl.render", "msgspec"))}
     listed = subprocess.run(
         [sys.executable, "-m", "foldctl", "--help"], capture_output=True, text=True, cwd=REPO
     ).stdout
