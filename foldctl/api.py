@@ -631,19 +631,23 @@ def check_claims(
     exclude: str | Sequence[str] = (),
     jobs: int | None = 1,
     folds: FoldFilter | None = None,
+    on_partial: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> ClaimsResult:
     """What ``foldctl claims`` prints: every summary of every source checked against the
     originals it stands for (docs/claims.md), by ``jobs`` worker processes (``None``:
     one per CPU), answered in the order of the sources; with ``folds``, the summaries of
     the spans that pass (``result.facts`` says what the sources held).  A source that
-    cannot be read goes to ``on_error`` and into ``failures``; with ``redactor``, no
-    atom, sentence or line quotes a secret."""
+    cannot be read goes to ``on_error`` and into ``failures``; ``on_partial(source,
+    lines)`` hears of each session file checked without its ``lines`` (not JSON); with
+    ``redactor``, no atom, sentence or line quotes a secret."""
     from foldctl.claims.record import claims_of
     from foldctl.graph.filters import NO_FILTER
 
     specs = _items(sources, "check_claims")
     chosen = folds or NO_FILTER
-    result = claims_of(specs, scheme, on_error, _excludes(exclude), jobs=jobs, folds=chosen)
+    result = claims_of(
+        specs, scheme, on_error, _excludes(exclude), jobs=jobs, folds=chosen, on_partial=on_partial
+    )
     if redactor is not None:
         from foldctl.redact.apply import redact_claims
 

@@ -353,7 +353,11 @@ def _flat(row: dict[str, Any]) -> dict[str, Any]:
 ClaimsItem = tuple[SourceSpec | FoldctlError, str | None, bool, FoldFilter]
 #: A source's claims (and, with a fold filter, its facts), the error that kept it from
 #: being read, or None (passed over).
-ClaimsOutcome = tuple[str, tuple[SummaryFinding, ...], FoldFacts | None] | FoldctlError | None
+#: a source's name, its findings, what a fold filter saw in it and the lines of a session
+#: file that could not be read (a partial file); an error; or None (not a checkpoint)
+ClaimsOutcome = (
+    tuple[str, tuple[SummaryFinding, ...], FoldFacts | None, tuple[int, ...]] | FoldctlError | None
+)
 
 
 def claims_of_source(item: ClaimsItem) -> ClaimsOutcome:
@@ -365,11 +369,12 @@ def claims_of_source(item: ClaimsItem) -> ClaimsOutcome:
     try:
         graph, _ = open_graph(spec, scheme)
         found = tuple(check_graph(graph))
+        source, unread = graph.checkpoint.source, graph.checkpoint.unread_lines
         if not folds.active:
-            return graph.checkpoint.source, found, None
+            return source, found, None, unread
         spans = graph.spans
         kept = tuple(f for f in found if f.span is not None and folds.selects(spans[f.span]))
-        return graph.checkpoint.source, kept, folds.facts(spans)
+        return source, kept, folds.facts(spans), unread
     except NotACheckpoint as e:
         return None if lenient else e  # JSON found in a directory that is no checkpoint
     except FoldctlError as e:
@@ -392,11 +397,13 @@ def claims_of(
     excludes: Sequence[str] = DEFAULT_EXCLUDES,
     jobs: int | None = 1,
     folds: FoldFilter = NO_FILTER,
+    on_partial: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> ClaimsResult:
     """The claims of every source (directories and stores expanded as ``verify`` does,
     ``excludes`` skipped), by ``jobs`` worker processes (``None``: one per CPU), in the
     order of the sources, only the summaries of the spans that pass ``folds``; a source
-    that cannot be read goes to ``on_error`` and into ``failures``."""
+    that cannot be read goes to ``on_error`` and into ``failures``; a session file checked
+    without some of its lines (not JSON) to ``on_partial(source, lines)``."""
     found = scan_sources(specs, excludes)
     items: list[ClaimsItem] = [
         (spec, scheme, isinstance(spec, str) and spec in found.from_directories, folds)
@@ -412,8 +419,10 @@ def claims_of(
             if on_error is not None:
                 on_error(outcome)
         elif outcome is not None:
-            source, findings, held = outcome
+            source, findings, held, unread = outcome
             results.append((source, findings))
+            if unread and on_partial is not None:
+                on_partial(source, unread)
             facts.append(held)
     held_all = total(facts) if folds.active else None
     return ClaimsResult(tuple(results), tuple(failures), held_all)

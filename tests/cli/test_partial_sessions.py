@@ -103,3 +103,25 @@ def test_diff_says_which_side_is_partial(tmp_path: Path) -> None:
     assert one_side.exit_code in (0, 1), one_side.stderr
     assert json.loads(one_side.stdout)  # the comparison is printed
     assert one_side.stderr == note(new, "compared")
+
+
+@pytest.mark.parametrize("sample", [CLAUDE, CODEX], ids=["claude", "codex"])
+def test_claims_says_a_file_is_partial_and_checks_what_the_rest_holds(
+    tmp_path: Path, sample: Path
+) -> None:
+    path = partial_copy(sample, tmp_path)
+    whole = run_cli("claims", str(sample), "-f", "json")
+    ran = run_cli("claims", str(path), "-f", "json")
+    assert ran.exit_code == whole.exit_code, ran.stderr
+    assert ran.stderr == note(path, "checked")
+    assert whole.stderr == ""
+    checked = json.loads(ran.stdout)
+    assert checked and json.loads(whole.stdout)  # both answered, as documents
+
+
+def test_claims_over_a_folder_with_workers_names_the_partial_file_once(tmp_path: Path) -> None:
+    path = partial_copy(CODEX, tmp_path)
+    (tmp_path / "whole.jsonl").write_bytes(CODEX.read_bytes())
+    ran = run_proc("claims", str(tmp_path), "-j", "2", "-f", "jsonl")
+    assert ran.returncode in (0, 1), ran.stderr
+    assert ran.stderr.decode() == note(path, "checked")

@@ -9,7 +9,7 @@ from foldctl.cli.app import command
 from foldctl.cli.errors import report_error
 from foldctl.cli.inputs import sources
 from foldctl.cli.options import Folds, Output, Redaction, SchemeOpt, Sources, SourcesArg
-from foldctl.cli.output import emit, in_sources, redaction_done, unmatched
+from foldctl.cli.output import emit, in_sources, partial_noted, redaction_done, unmatched
 from foldctl.errors import ExitStatus
 
 
@@ -35,7 +35,7 @@ def claims(
     chosen = folds.filter()
     result = foldctl.check_claims(
         specs, scheme=scheme, redactor=redactor, on_error=report_error, jobs=src.jobs,
-        exclude=src.excludes(), folds=chosen,
+        exclude=src.excludes(), folds=chosen, on_partial=partial_noted("checked"),
     )  # fmt: skip
     emit("claims", out, result)
     redaction_done(redaction, redactor, specs, scheme, src.excludes())
