@@ -30,9 +30,9 @@ import json
 import re
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Final, NamedTuple, Protocol
 
 import msgspec
@@ -261,6 +261,7 @@ class EvidenceIndex:
         self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
         self._conflicts: dict[tuple[int, int, str, frozenset[str], bool], bool] = {}
         self._documents: dict[int, tuple[str, Any]] = {}  # a message's text and its JSON
+        self._read: dict[int, MessageFacts] = {}  # what its text alone says (message_facts)
         for ref, atoms in items:
             self.add(ref, atoms)
 
@@ -609,7 +610,9 @@ class EvidenceIndex:
             verdict = self._counts.get(key)
             if verdict is None:
                 text, document = self._document(found)
-                verdict = self._counts[key] = _count_in_message(text, number, stem, document)
+                verdict = self._counts[key] = _count_in_message(
+                    text, number, stem, document, partial(self._text_facts, found)
+                )
             if verdict:
                 return True
         return None if not seen else False
@@ -620,6 +623,15 @@ class EvidenceIndex:
         if found is None:
             text = self.text(position)
             found = self._documents[position] = (text, _json_of(text))
+        return found
+
+    def _text_facts(self, position: int) -> MessageFacts:
+        """What a message's text alone says (:func:`message_facts`, without what its call
+        asked), read once for every count looked up in it: a long message was read again
+        for each count and noun, 8 s of a 10,000-sentence summary's check."""
+        found = self._read.get(position)
+        if found is None:
+            found = self._read[position] = message_facts(self._document(position)[0])
         return found
 
     def _naming(self, stem: str, start: int, stop: int) -> Iterator[int]:
@@ -668,8 +680,9 @@ class EvidenceIndex:
             if verdict is None:
                 text, document = self._document(found)
                 verdict = self._conflicts[key] = count_conflict(
-                    text, document, number, stem, said, part=part
-                )
+                    text, document, number, stem, said, part=part,
+                    facts=partial(self._text_facts, found),
+                )  # fmt: skip
             if verdict:
                 return True
         return False
@@ -690,13 +703,15 @@ def count_conflict(
     said: frozenset[str] = frozenset(),
     *,
     part: bool = False,
+    facts: Callable[[], MessageFacts] | None = None,
 ) -> bool:
     """Whether ``text`` gives another count of things named like ``stem``: a number
     written with the noun (``3 items``, ``items: 3``) or a JSON array of another length
     under a key named like it, and nowhere ``number`` of them (nor ``number`` on a line
     with a word the summary ``said`` beside its count: "9 rows rejected", "9 rejected").
-    ``document`` is the JSON document ``text`` is, or None (:func:`_json_of`)."""
-    if _count_in_message(text, number, stem, document):
+    ``document`` is the JSON document ``text`` is, or None (:func:`_json_of`); ``facts``
+    what it says, when read already (:func:`message_facts`)."""
+    if _count_in_message(text, number, stem, document, facts):
         return False
     digits = re.compile(rf"(?<![\d.,:/-]){number}(?![\d.,:/-])")
     for line in text.splitlines():
@@ -760,14 +775,21 @@ def _json_of(text: str) -> Any:
         return None
 
 
-def _count_in_message(text: str, number: int, stem: str, value: Any) -> bool:
+def _count_in_message(
+    text: str,
+    number: int,
+    stem: str,
+    value: Any,
+    facts: Callable[[], MessageFacts] | None = None,
+) -> bool:
     """Whether ``text`` counts ``number`` things named like ``stem``.
 
     On one line with the noun (``2 pages``, ``seats: 12``), as that many list
     items (numbered or bulleted lines), as that many rows under a header line
     naming the noun (``applied migrations`` then one line each), or as a JSON
     array of that many elements under a key named like the noun
-    (``"items": [...]``); ``value`` is the JSON document ``text`` is (:func:`_json_of`).
+    (``"items": [...]``); ``value`` is the JSON document ``text`` is (:func:`_json_of`),
+    ``facts`` what it says when read already (:func:`message_facts`).
     """
     if value is not None and _json_count(value, number, stem):
         return True
@@ -785,10 +807,11 @@ def _count_in_message(text: str, number: int, stem: str, value: Any) -> bool:
     lines = [line for line in text.splitlines() if line.strip()]
     if lines and stem in lines[0].lower() and len(lines) - 1 == number:
         return True  # a listing whose header names the noun: its rows
-    facts = message_facts(text)  # a field or a column named like the noun ("RESTARTS  2")
+    # a field or a column named like the noun ("RESTARTS  2")
+    read = facts() if facts is not None else message_facts(text)
     return any(
         fact.kind == "number" and fact.value == str(number) and A.singular(fact.key or "") == stem
-        for listed in facts.entities.values()
+        for listed in read.entities.values()
         for fact in listed
     )
 
