@@ -134,7 +134,8 @@ class _Checker:
         retained = self.string(raw, "retained", where)
         if retained not in RETENTIONS:
             raise self.fail(
-                f"{where}.retained", f'expected "conversation" or "discard", found "{retained}"'
+                f"{where}.retained",
+                f'expected "conversation" or "discard", found {brief(retained)}',
             )
         messages = self.messages(raw, "messages", where) if "messages" in raw else None
         return Span(

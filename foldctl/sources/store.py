@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import msgspec
 
 from foldctl.errors import InputError, cannot_read
+from foldctl.jsoncodec import brief
 from foldctl.sources.files import SQLITE_MAGIC
 
 if TYPE_CHECKING:
@@ -571,7 +572,7 @@ class Store:
         value = self._rows_for(session_id, "envelope")[0][0]
         if isinstance(value, bytes):
             return value
-        found = "NULL" if value is None else f"a {type(value).__name__} ({value!r})"
+        found = "NULL" if value is None else f"a {type(value).__name__} ({brief(value)})"
         raise InputError(
             source_of(self.path, session_id),
             "column envelope",

@@ -180,6 +180,12 @@ CASES = [
         "folded[0].retained",
         'found "forever"',
     ),
+    Case(  # what was found is quoted cut short: the error stays one short line
+        "retained-huge",
+        shaped(lambda d: d["folded"][0].update(retained="x\n" * 100_000)),
+        "folded[0].retained",
+        "...",
+    ),
     Case(
         "messages-not-a-list",
         shaped(lambda d: d["folded"][0].update(messages="x")),
@@ -371,6 +377,7 @@ def test_a_real_process_exits_2_with_one_line_and_no_traceback(
     assert proc.returncode == 2, stderr
     assert "Traceback" not in stderr
     assert stderr.count("\n") == 1 and stderr.startswith(f"foldctl: error: {path}: ")
+    assert len(stderr) < len(path) + 400  # what was found is quoted, never whole
     if case.where:
         assert any(stderr.startswith(f"foldctl: error: {path}: {w}: ") for w in places(case))
     assert case.what in stderr
