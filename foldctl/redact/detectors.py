@@ -1140,33 +1140,29 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
     # (a character the text must hold, the gate's pattern, group -> detectors it wakes)
     (
         "A",
-        r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza)|(?P<c>ccessKey))",
-        {
-            "a": ("aws_access_key", "aws_secret_key"),
-            "b": ("google_api_key",),
-            "c": ("aws_secret_key",),
-        },
+        r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza))",
+        {"a": ("aws_access_key", "aws_secret_key"), "b": ("google_api_key",)},
     ),
     ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
     ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
-        r"-(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))"
-        r"|(?P<d>----BEGIN )|(?P<e>(?i:(?<=secret-)))|(?P<f>(?<=[0-9]{3}-)[0-9]{2}-[0-9]{4}))",
+        # the forward branches first; one look behind (the letter before the '-') for the
+        # three prefixes, so most dashes (dates, uuids, ids) cost two failed tests
+        r"-(?:(?P<d>----BEGIN )|(?P<f>[0-9]{2}-[0-9]{4}(?<=[0-9]{3}-[0-9]{2}-[0-9]{4}))"
+        r"|(?<=[abkprst]-)(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))))",
         {
             "a": ("openai_key", "anthropic_key"),
             "b": ("gitlab_token",),
             "c": ("slack_token",),
             "d": ("private_key",),
-            "e": ("aws_secret_key",),
             "f": ("us_ssn",),
         },
     ),
     (
         "_",
-        r"_(?:(?P<a>(?<=gh[pousr]_)|(?<=github_)pat_)|(?P<b>(?<=[rs]k_)(?:live|test)_)"
-        r"|(?P<c>(?i:(?<=secret_))))",
-        {"a": ("github_token",), "b": ("stripe_key",), "c": ("aws_secret_key",)},
+        r"_(?:(?P<a>(?<=gh[pousr]_)|(?<=github_)pat_)|(?P<b>(?<=[rs]k_)(?:live|test)_))",
+        {"a": ("github_token",), "b": ("stripe_key",)},
     ),
 )
 _GATES: Final = tuple((lazy(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
@@ -1183,8 +1179,8 @@ _AT_KINDS: Final = frozenset(("email", "url_password"))
 # in prose ('k', 'w', "cr", 'z').
 _FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _NOT_NAME: Final = b"[^a-z0-9\x00]"
-_FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tuple(
-    (lazy(pattern), frozenset(wakes))
+_FOLDED_GATES: Final[tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...]] = tuple(
+    (pattern[:1], lazy(pattern), frozenset(wakes))
     for pattern, wakes in (
         (
             # token, cookie, apikey, api_key, privatekey, private-key
@@ -1193,7 +1189,8 @@ _FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tup
             ("secret_value", "slack_webhook"),  # and hooks.slack.com
         ),
         (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
-        (b"cr(?:(?<=secr)et|edential)", ("secret_value",)),  # secret, credential
+        # secret, credential; every name of an AWS secret key holds "secret" too
+        (b"cr(?:(?<=secr)et|edential)", ("secret_value", "aws_secret_key")),
         (b"z(?<=authoriz)", ("secret_value", "auth_header")),
     )
 )
@@ -1201,13 +1198,17 @@ _FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tup
 
 def _folded_kinds(
     data: bytes,
-    gates: tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    gates: tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
     wake: set[str],
 ) -> None:
-    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``."""
+    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``.
+
+    Each gate's leading letter is looked for first (``in``: memchr, which stops at the
+    first one), so a text without a 'z' is not walked by the "authoriz" pattern.
+    """
     folded = data.translate(_FOLD)
-    for pattern, wakes in gates:
-        if not wakes <= wake and pattern.search(folded):
+    for lead, pattern, wakes in gates:
+        if not wakes <= wake and lead in folded and pattern.search(folded):
             wake.update(wakes)
 
 
@@ -1230,6 +1231,7 @@ _SHAPES: Final = _translation()
 _DIGIT_NEEDLE: Final = b"0" * 12
 _ZEROS: Final = lazy(b"0*")
 _IBAN_NEEDLE: Final = b"AA00"  # every IBAN starts where this needle does
+_NEEDLES: Final = lazy(_IBAN_NEEDLE)
 _NOT_DIGITS: Final = b" -.()"
 _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("phone", _PHONE_PAREN),
@@ -1270,6 +1272,11 @@ _BYTE_BARE: Final = lazy(
     % (_BYTE_DIGIT_PATTERNS["card"].pattern, _BYTE_DIGIT_PATTERNS["cn_resident_id"].pattern)
 )
 _SEPARATED_GROUP: Final = frozenset(_SEPARATED_KINDS)
+# Every separated shape has two groups of three digits or more one or two separators
+# apart ("415) 555", "4111 1111", "111.444", "07700 900123"), or six digits in a row (a
+# compact card or resident id between blanks): one class per position, much cheaper
+# than the shapes' alternation, and a timestamp ("2024-06-12 10:20") has neither.
+_TWO_GROUPS: Final = lazy(rb"[0-9]{3}[ .()-]{0,2}[0-9]{3}")
 _BARE_GROUP: Final = frozenset(("card", "cn_resident_id"))
 _BYTE_NINO: Final = lazy(_NINO.compiled.pattern.encode())
 # IBANs and NINOs both start at an "AA00" needle of the shapes: one match per needle.
@@ -1295,14 +1302,18 @@ def _digit_windows(shapes: bytes) -> list[Span]:
 
 def _at_needles(text: str, shapes: bytes, finder: _Regex) -> Iterator[Span]:
     """IBANs or NINOs of ``text``, tried only where one can start (an "AA00" of the shapes)."""
-    pos = shapes.find(_IBAN_NEEDLE)
     last = 0
-    while pos >= 0:
-        span = finder.at(text, pos) if pos >= last else None
+    for needle in _NEEDLES.finditer(shapes):
+        pos = needle.start()
+        if pos < last:
+            continue
+        after = text[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
+        if not ("0" <= after <= "9" or (after == " " and text[pos + 5 : pos + 6] == " ")):
+            continue
+        span = finder.at(text, pos)
         if span is not None:
             yield span
             last = span[1]
-        pos = shapes.find(_IBAN_NEEDLE, pos + 4)
 
 
 def _gated_kinds(text: str) -> set[str]:
@@ -1436,12 +1447,17 @@ def _shape_kinds(
             elif (
                 not separated <= wake
                 and len(run.translate(None, _NOT_DIGITS)) >= 10  # every shape has 10 or more
+                and _TWO_GROUPS.search(run)  # not a log line's "2024-06-12 10"
                 and _BYTE_SEPARATED.search(data, pos, endpos + 1)
             ):
                 wake.update(separated)
     if needles:
-        pos = shapes.find(_IBAN_NEEDLE)
-        while pos >= 0 and not needles <= wake:
+        # re finds the needles in these few-symbol shapes faster than bytes.find
+        for needle in _NEEDLES.finditer(shapes):
+            pos = needle.start()
+            after = data[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
+            if not (48 <= after <= 57 or (after == 32 and data[pos + 5 : pos + 6] == b" ")):
+                continue  # INC-1234, EUR 642.10: a separator after the letters
             match = _BYTE_NEEDLE_KINDS.match(data, pos)
             if match is not None and match.lastgroup in needles:
                 wake.add(match.lastgroup)
@@ -1451,7 +1467,8 @@ def _shape_kinds(
                     and _BYTE_NINO.match(data, pos)
                 ):
                     wake.add("uk_nino")
-            pos = shapes.find(_IBAN_NEEDLE, pos + 4)
+                if needles <= wake:
+                    break
 
 
 @lru_cache(maxsize=64)
@@ -1460,7 +1477,7 @@ def _plan(
 ) -> tuple[
     bool,
     tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
-    tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
     frozenset[str],
     frozenset[str],
 ]:
@@ -1470,7 +1487,7 @@ def _plan(
         for char, gate, wakes in _BYTE_GATES
         if not wakes.isdisjoint(enabled)
     )
-    folded = tuple((p, wakes & enabled) for p, wakes in _FOLDED_GATES if wakes & enabled)
+    folded = tuple((c, p, wakes & enabled) for c, p, wakes in _FOLDED_GATES if wakes & enabled)
     at = not _AT_KINDS.isdisjoint(enabled)
     needles = frozenset(("iban", "uk_nino")) & enabled
     return at, gates, folded, _WINDOW_KINDS & enabled, needles
