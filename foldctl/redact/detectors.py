@@ -1174,42 +1174,74 @@ _AT_KINDS: Final = frozenset(("email", "url_password"))
 
 # Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
 # for words in any case: the words of a secret's name (context.py), "authorization",
-# and the host of a Slack webhook.  A hit wakes every kind of
-# its pattern (a necessary condition for each).  Each is led by a literal that is rare
-# in prose ('k', 'w', "cr", 'z').
-_FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+# and the host of a Slack webhook.  Each group of a pattern wakes its kinds (a
+# necessary condition for each).  The same translation reads k, w and z (rare in prose)
+# as \x01, so one pattern led by that one byte finds every word that has one of them
+# (token, cookie, api key, private key, passw, pwd, authoriz, hooks.slack); the words
+# without one (secret, credential) are led by "cr".  A hit on a string that only looks
+# like a word in this alphabet ("tozen") wakes a detector for nothing, never misses one.
+def _folding() -> bytes:
+    table = bytearray(range(256))
+    for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        table[ch] = ch | 0x20  # lower case
+    for ch in b"kwzKWZ":
+        table[ch] = 1
+    return bytes(table)
+
+
+_FOLD: Final = _folding()
 _NOT_NAME: Final = b"[^a-z0-9\x00]"
-_FOLDED_GATES: Final[tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...]] = tuple(
-    (pattern[:1], lazy(pattern), frozenset(wakes))
-    for pattern, wakes in (
-        (
-            # token, cookie, apikey, api_key, privatekey, private-key
-            b"k(?:(?<=tok)en|(?<=cook)ie|(?:(?<=apik)|(?<=api" + _NOT_NAME + b"k)"
-            b"|(?<=privatek)|(?<=private" + _NOT_NAME + b"k))ey|(?<=hooks\\.slack))",
-            ("secret_value", "slack_webhook"),  # and hooks.slack.com
-        ),
-        (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
-        # secret, credential; every name of an AWS secret key holds "secret" too
-        (b"cr(?:(?<=secr)et|edential)", ("secret_value", "aws_secret_key")),
-        (b"z(?<=authoriz)", ("secret_value", "auth_header")),
-    )
+_FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], ...]] = (
+    # (the byte the folded text must hold, the pattern, group -> detectors it wakes)
+    (
+        b"\x01",
+        b"\x01(?:(?P<name>e(?:n(?<=to\x01en)|y(?:%s))|ie(?<=coo\x01ie))"
+        % b"|".join(
+            # api key, private key: nothing or one character between (1 to 4 UTF-8 bytes)
+            b"(?<=%s%s\x01ey)" % (word, _NOT_NAME * width)
+            for word in (b"api", b"private")
+            for width in range(5)
+        )
+        + b"|(?P<pass>d(?<=p\x01d)|(?<=pass\x01))|(?P<slack>(?<=hoo\x01s\\.slac\x01))"
+        b"|(?P<auth>(?<=authori\x01)))",
+        {
+            "name": ("secret_value",),  # token, api key, private key, cookie
+            "pass": ("secret_value", "conn_password"),  # pwd, passw…
+            "slack": ("slack_webhook",),  # hooks.slack.com
+            "auth": ("secret_value", "auth_header"),  # authoriz…
+        },
+    ),
+    # secret, credential; every name of an AWS secret key holds "secret" too
+    (b"c", b"cr(?:e(?:t(?<=secret)|dential))", {"": ("secret_value", "aws_secret_key")}),
 )
+_FOLDED_GATES: Final[
+    tuple[tuple[bytes, re.Pattern[bytes], dict[str, frozenset[str]], frozenset[str]], ...]
+] = tuple(
+    (
+        lead,
+        lazy(pattern),
+        {group: frozenset(kinds) for group, kinds in groups.items()},
+        frozenset(k for kinds in groups.values() for k in kinds),
+    )
+    for lead, pattern, groups in _FOLDED_PATTERNS
+)
+_FoldedGate = tuple[bytes, re.Pattern[bytes], dict[str, frozenset[str]], frozenset[str]]
 
 
-def _folded_kinds(
-    data: bytes,
-    gates: tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
-    wake: set[str],
-) -> None:
+def _folded_kinds(data: bytes, gates: tuple[_FoldedGate, ...], wake: set[str]) -> None:
     """Add to ``wake`` the kinds the folded ``gates`` find in ``data``.
 
-    Each gate's leading letter is looked for first (``in``: memchr, which stops at the
-    first one), so a text without a 'z' is not walked by the "authoriz" pattern.
+    Each gate's leading byte is looked for first (``in``: memchr, which stops at the
+    first one), so a text without one is not walked by the pattern.
     """
     folded = data.translate(_FOLD)
-    for lead, pattern, wakes in gates:
-        if not wakes <= wake and lead in folded and pattern.search(folded):
-            wake.update(wakes)
+    for lead, pattern, groups, wakes in gates:
+        if wakes <= wake or lead not in folded:
+            continue
+        for match in pattern.finditer(folded):
+            wake.update(groups[match.lastgroup or ""])
+            if wakes <= wake:
+                break
 
 
 def _translation() -> bytes:
@@ -1477,7 +1509,7 @@ def _plan(
 ) -> tuple[
     bool,
     tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
-    tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
+    tuple[_FoldedGate, ...],
     frozenset[str],
     frozenset[str],
 ]:
@@ -1487,7 +1519,9 @@ def _plan(
         for char, gate, wakes in _BYTE_GATES
         if not wakes.isdisjoint(enabled)
     )
-    folded = tuple((c, p, wakes & enabled) for c, p, wakes in _FOLDED_GATES if wakes & enabled)
+    folded = tuple(
+        (c, p, groups, wakes & enabled) for c, p, groups, wakes in _FOLDED_GATES if wakes & enabled
+    )
     at = not _AT_KINDS.isdisjoint(enabled)
     needles = frozenset(("iban", "uk_nino")) & enabled
     return at, gates, folded, _WINDOW_KINDS & enabled, needles
@@ -1741,6 +1775,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
         ("4096", "Bearer", "cl100k_base", "12"),
     ),
     Example("secret_value", 'token = "${GITHUB_TOKEN}" and password: "<password>"'),
+    Example("secret_value", "api€key=9f86d081884c7d65", ("9f86d081884c7d65",), ("api€key=",)),
     Example(
         "secret_value",
         '{"headers": {"X-Api-Key": "0123456789abcdef0123456789abcdef"}, "url": "/v1/refunds"}',
