@@ -1465,16 +1465,24 @@ def _shape_kinds(
     data: bytes, shapes: bytes, digits: frozenset[str], needles: frozenset[str], wake: set[str]
 ) -> None:
     """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
-    if digits and _DIGIT_NEEDLE in shapes:
+    pos = shapes.find(_DIGIT_NEEDLE) if digits else -1
+    if pos >= 0:
         separated = _SEPARATED_GROUP & digits
         bare = _BARE_GROUP & digits
-        for pos, endpos in _digit_windows(shapes):
+        wanted = separated | bare
+        find, zeros = shapes.find, _ZEROS.match
+        while pos >= 0:  # each run of 12 or more digits and separators (see _digit_windows)
+            match = zeros(shapes, pos + 12)
+            endpos = match.end() if match is not None else pos + 12
             run = data[pos:endpos]
             if run.isdigit():
                 n = len(run)
-                if not bare or not ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18):
-                    continue  # no card, no resident id: nothing an unseparated run can be
-                if not bare <= wake and _BYTE_BARE.search(data, pos, endpos + 1):
+                if (
+                    bare
+                    and ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18)
+                    and not bare <= wake
+                    and _BYTE_BARE.search(data, pos, endpos + 1)
+                ):  # otherwise no card, no resident id: nothing an unseparated run can be
                     wake.update(bare)
             elif (
                 not separated <= wake
@@ -1483,6 +1491,9 @@ def _shape_kinds(
                 and _BYTE_SEPARATED.search(data, pos, endpos + 1)
             ):
                 wake.update(separated)
+                if wanted <= wake:
+                    break
+            pos = find(_DIGIT_NEEDLE, endpos)
     if needles:
         # re finds the needles in these few-symbol shapes faster than bytes.find
         for needle in _NEEDLES.finditer(shapes):
