@@ -1202,11 +1202,13 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
             for word in (b"api", b"private")
             for width in range(5)
         )
-        + b"|(?P<pass>d(?<=p\x01d)|(?<=pass\x01))|(?P<slack>(?<=hoo\x01s\\.slac\x01))"
-        b"|(?P<auth>(?<=authori\x01)))",
+        # the words whose \x01 ends them: one look behind at the letter before it first
+        + b"|(?P<pass>d(?<=p\x01d))|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
+        b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01))))",
         {
             "name": ("secret_value",),  # token, api key, private key, cookie
-            "pass": ("secret_value", "conn_password"),  # pwd, passw…
+            "pass": ("secret_value", "conn_password"),  # pwd
+            "passw": ("secret_value", "conn_password"),  # passw…
             "slack": ("slack_webhook",),  # hooks.slack.com
             "auth": ("secret_value", "auth_header"),  # authoriz…
         },
@@ -1236,12 +1238,11 @@ def _folded_kinds(data: bytes, gates: tuple[_FoldedGate, ...], wake: set[str]) -
     """
     folded = data.translate(_FOLD)
     for lead, pattern, groups, wakes in gates:
-        if wakes <= wake or lead not in folded:
-            continue
-        for match in pattern.finditer(folded):
-            wake.update(groups[match.lastgroup or ""])
-            if wakes <= wake:
-                break
+        if lead in folded and not wakes <= wake:
+            match = pattern.search(folded)
+            while match is not None:
+                wake.update(groups[match.lastgroup or ""])
+                match = None if wakes <= wake else pattern.search(folded, match.end())
 
 
 def _translation() -> bytes:
@@ -1430,6 +1431,9 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
     return bool(gate(data, enabled, json_text=json_text))
 
 
+_NONE: Final[frozenset[str]] = frozenset()
+
+
 def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> frozenset[str]:
     """The ``enabled`` kinds that may find something in a string within ``data``; often none.
 
@@ -1449,8 +1453,14 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
-    if folded:
-        _folded_kinds(data, folded, wake)
+    if folded:  # _folded_kinds, inline: this runs once per message
+        text = data.translate(_FOLD)
+        for lead, pattern, groups, wakes in folded:
+            if lead in text and not wakes <= wake:
+                match = pattern.search(text)
+                while match is not None:
+                    wake.update(groups[match.lastgroup or ""])
+                    match = None if wakes <= wake else pattern.search(text, match.end())
     if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
     if digits or needles or json_text:
@@ -1458,7 +1468,7 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
         if json_text and b"\\u" in shapes:
             return kinds  # a \\u escape can stand for anything
         _shape_kinds(data, shapes, digits, needles, wake)
-    return frozenset(wake) & kinds
+    return frozenset(wake) & kinds if wake else _NONE
 
 
 def _shape_kinds(
