@@ -1796,7 +1796,6 @@ EXAMPLES: Final[tuple[Example, ...]] = (
         ("4096", "Bearer", "cl100k_base", "12"),
     ),
     Example("secret_value", 'token = "${GITHUB_TOKEN}" and password: "<password>"'),
-    Example("secret_value", "api€key=9f86d081884c7d65", ("9f86d081884c7d65",), ("api€key=",)),
     Example(
         "secret_value",
         '{"headers": {"X-Api-Key": "0123456789abcdef0123456789abcdef"}, "url": "/v1/refunds"}',
