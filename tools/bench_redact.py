@@ -29,8 +29,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import orjson
-
 
 _PROSE = (
     "the agent checked refund status for the customer and found that order was "
@@ -202,8 +201,8 @@ def worker(corpus_file: str) -> None:
 
     The first answer is where ``foldctl`` was imported from.
     """
-    from foldctl.redact import Redactor  # from PYTHONPATH: the tree being measured
     import foldctl
+    from foldctl.redact import Redactor  # from PYTHONPATH: the tree being measured
 
     raws = Path(corpus_file).read_bytes().splitlines()
     messages = [orjson.loads(raw) for raw in raws]
@@ -268,7 +267,7 @@ def compare(trees: list[Path], messages: list[dict[str, Any]], runs: int) -> Non
         for i, tree in enumerate(trees):
             seconds = statistics.median(times[(i, task)])
             print(
-                f"{task:15} {str(tree):40} {mb / seconds:8.1f} MB/s  ({seconds:.2f} s)"
+                f"{task:15} {tree!s:40} {mb / seconds:8.1f} MB/s  ({seconds:.2f} s)"
                 f"  {first / seconds:5.2f}x the first"
             )
 

@@ -1172,6 +1172,7 @@ _BYTE_GATES: Final = tuple(
 )
 _AT_KINDS: Final = frozenset(("email", "url_password"))
 
+
 # Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
 # for words in any case: the words of a secret's name (context.py), "authorization",
 # and the host of a Slack webhook.  Each group of a pattern wakes its kinds (a
