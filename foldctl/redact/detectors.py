@@ -1159,11 +1159,6 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
             "f": ("us_ssn",),
         },
     ),
-    (
-        "_",
-        r"_(?:(?P<a>(?<=gh[pousr]_)|(?<=github_)pat_)|(?P<b>(?<=[rs]k_)(?:live|test)_))",
-        {"a": ("github_token",), "b": ("stripe_key",)},
-    ),
 )
 _GATES: Final = tuple((lazy(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
 _BYTE_GATES: Final = tuple(
@@ -1185,7 +1180,7 @@ def _folding() -> bytes:
     table = bytearray(range(256))
     for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         table[ch] = ch | 0x20  # lower case
-    for ch in b"kwzKWZ":
+    for ch in b"kwzKWZ_":
         table[ch] = 1
     return bytes(table)
 
@@ -1204,14 +1199,22 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
             for width in range(5)
         )
         # the words whose \x01 ends them: one look behind at the letter before it first
-        + b"|(?P<pass>d(?<=p\x01d))|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
-        b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01))))",
+        + b"|(?P<pass>d(?<=p\x01d))"
+        # sk_live_, rk_test_ (Stripe); github_pat_ (at their first '_')
+        b"|(?P<stripe>(?:live|test)\x01(?<=[rs]\x01\x01live\x01|[rs]\x01\x01test\x01))"
+        b"|(?P<ghpat>pat\x01(?<=github\x01pat\x01))"
+        b"|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
+        b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01)))"
+        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01)))",  # ghp_, gho_, ghu_, ghs_, ghr_
         {
             "name": ("secret_value",),  # token, api key, private key, cookie
             "pass": ("secret_value", "conn_password"),  # pwd
             "passw": ("secret_value", "conn_password"),  # passw…
             "slack": ("slack_webhook",),  # hooks.slack.com
             "auth": ("secret_value", "auth_header"),  # authoriz…
+            "stripe": ("stripe_key",),
+            "ghpat": ("github_token",),
+            "gh": ("github_token",),
         },
     ),
     # secret, credential; every name of an AWS secret key holds "secret" too
