@@ -1143,7 +1143,6 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza))",
         {"a": ("aws_access_key", "aws_secret_key"), "b": ("google_api_key",)},
     ),
-    ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
     ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
@@ -1180,7 +1179,7 @@ def _folding() -> bytes:
     table = bytearray(range(256))
     for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         table[ch] = ch | 0x20  # lower case
-    for ch in b"kwzKWZ_":
+    for ch in b"jkwzJKWZ_":
         table[ch] = 1
     return bytes(table)
 
@@ -1205,7 +1204,8 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
         b"|(?P<ghpat>pat\x01(?<=github\x01pat\x01))"
         b"|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
         b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01)))"
-        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01)))",  # ghp_, gho_, ghu_, ghs_, ghr_
+        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01))"  # ghp_, gho_, ghu_, ghs_, ghr_
+        b"|(?<=y\x01)(?P<jwt>(?<=\\.ey\x01)))",  # .eyJ: a JWT's payload
         {
             "name": ("secret_value",),  # token, api key, private key, cookie
             "pass": ("secret_value", "conn_password"),  # pwd
@@ -1215,6 +1215,7 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
             "stripe": ("stripe_key",),
             "ghpat": ("github_token",),
             "gh": ("github_token",),
+            "jwt": ("jwt",),
         },
     ),
     # secret, credential; every name of an AWS secret key holds "secret" too
