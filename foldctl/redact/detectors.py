@@ -1511,8 +1511,8 @@ def _shape_kinds(
             pos = find(_DIGIT_NEEDLE, endpos)
     if needles:
         # re finds the needles in these few-symbol shapes faster than bytes.find
-        first = _NEEDLES.search(shapes)  # most texts have none: no iterator for them
-        for needle in _NEEDLES.finditer(shapes, first.start()) if first is not None else ():
+        first = shapes.find(_IBAN_NEEDLE)  # most texts have none: no iterator for them
+        for needle in _NEEDLES.finditer(shapes, first) if first >= 0 else ():
             pos = needle.start()
             after = data[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
             if not (48 <= after <= 57 or (after == 32 and data[pos + 5 : pos + 6] == b" ")):
