@@ -1143,6 +1143,7 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
         r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza))",
         {"a": ("aws_access_key", "aws_secret_key"), "b": ("google_api_key",)},
     ),
+    ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
     ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
@@ -1179,7 +1180,7 @@ def _folding() -> bytes:
     table = bytearray(range(256))
     for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
         table[ch] = ch | 0x20  # lower case
-    for ch in b"jkwzJKWZ_":
+    for ch in b"kwzKWZ_":
         table[ch] = 1
     return bytes(table)
 
@@ -1204,8 +1205,7 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
         b"|(?P<ghpat>pat\x01(?<=github\x01pat\x01))"
         b"|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
         b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01)))"
-        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01))"  # ghp_, gho_, ghu_, ghs_, ghr_
-        b"|(?<=y\x01)(?P<jwt>(?<=\\.ey\x01)))",  # .eyJ: a JWT's payload
+        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01)))",  # ghp_, gho_, ghu_, ghs_, ghr_
         {
             "name": ("secret_value",),  # token, api key, private key, cookie
             "pass": ("secret_value", "conn_password"),  # pwd
@@ -1215,7 +1215,6 @@ _FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], .
             "stripe": ("stripe_key",),
             "ghpat": ("github_token",),
             "gh": ("github_token",),
-            "jwt": ("jwt",),
         },
     ),
     # secret, credential; every name of an AWS secret key holds "secret" too
@@ -1511,8 +1510,8 @@ def _shape_kinds(
             pos = find(_DIGIT_NEEDLE, endpos)
     if needles:
         # re finds the needles in these few-symbol shapes faster than bytes.find
-        first = shapes.find(_IBAN_NEEDLE)  # most texts have none: no iterator for them
-        for needle in _NEEDLES.finditer(shapes, first) if first >= 0 else ():
+        first = _NEEDLES.search(shapes)  # most texts have none: no iterator for them
+        for needle in _NEEDLES.finditer(shapes, first.start()) if first is not None else ():
             pos = needle.start()
             after = data[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
             if not (48 <= after <= 57 or (after == 32 and data[pos + 5 : pos + 6] == b" ")):
