@@ -1,6 +1,7 @@
 """Throughput of redaction on agent-transcript-like messages (not a test; prints numbers).
 
     .venv/bin/python -m tools.bench_redact [--mb 50] [--secret-every 200] [--runs 3]
+    .venv/bin/python -m tools.bench_redact --tree OLD_TREE --tree . [--runs 5]
 
 Makes a deterministic corpus of messages like those of a long agent run:
 prose from users and the assistant, tool calls with arguments, tool results
@@ -16,24 +17,30 @@ over the whole corpus:
   re-encode only when something was found).
 
 Figures are MB of message JSON per CPU second, best of ``--runs``.
+
+With ``--tree`` (two or more times) it compares source trees of foldctl instead: one
+worker process per tree imports ``foldctl`` from that tree (``PYTHONPATH``), every
+worker times the same corpus, the trees take turns run by run (A B A B ...), and the
+figures are medians with each tree's ratio to the first.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
-
-from foldctl.redact import Redactor
 
 _PROSE = (
     "the agent checked refund status for the customer and found that order was "
@@ -186,7 +193,89 @@ def cpu_seconds() -> float:
     return own + children.ru_utime + children.ru_stime
 
 
+_WORKER_TASKS: Final = ("redact_message", "redact_json")
+
+
+def worker(corpus_file: str) -> None:
+    """Time the tasks asked for on stdin, one line each; answer CPU seconds on stdout.
+
+    The first answer is where ``foldctl`` was imported from.
+    """
+    import foldctl
+    from foldctl.redact import Redactor  # from PYTHONPATH: the tree being measured
+
+    raws = Path(corpus_file).read_bytes().splitlines()
+    messages = [orjson.loads(raw) for raw in raws]
+    key = b"bench-key-bench-key-bench-key-32"
+
+    def redact_message() -> None:
+        r = Redactor(key=key)
+        for n, m in enumerate(messages):
+            r.redact_message(m, f"h{n}")
+
+    def redact_json() -> None:
+        r = Redactor(key=key)
+        for n, raw in enumerate(raws):
+            r.redact_json(raw, f"h{n}")
+
+    tasks = {"redact_message": redact_message, "redact_json": redact_json}
+    print(foldctl.__file__, flush=True)
+    for line in sys.stdin:
+        fn = tasks[line.strip()]
+        t0 = time.process_time()
+        fn()
+        print(time.process_time() - t0, flush=True)
+
+
+def compare(trees: list[Path], messages: list[dict[str, Any]], runs: int) -> None:
+    """Each tree's redactor on ``messages``, interleaved run by run; medians and ratios."""
+    raws = [orjson.dumps(m) for m in messages]
+    mb = sum(map(len, raws)) / 1e6
+    with tempfile.TemporaryDirectory() as scratch:
+        data = Path(scratch) / "corpus.jsonl"
+        data.write_bytes(b"\n".join(raws))
+        workers = []
+        for tree in trees:
+            env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+            proc = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), "--worker", str(data)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=scratch,  # outside every tree, so PYTHONPATH decides what is imported
+            )
+            assert proc.stdout is not None
+            where = proc.stdout.readline().strip()
+            print(f"{tree}: foldctl from {where}")
+            workers.append(proc)
+        times: dict[tuple[int, str], list[float]] = {}
+        for _ in range(runs):
+            for task in _WORKER_TASKS:
+                for i, proc in enumerate(workers):
+                    assert proc.stdin is not None and proc.stdout is not None
+                    proc.stdin.write(task + "\n")
+                    proc.stdin.flush()
+                    times.setdefault((i, task), []).append(float(proc.stdout.readline()))
+        for proc in workers:
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait()
+    print(f"{len(raws):,} messages, {mb:.1f} MB of JSON; medians of {runs} interleaved runs")
+    for task in _WORKER_TASKS:
+        first = statistics.median(times[(0, task)])
+        for i, tree in enumerate(trees):
+            seconds = statistics.median(times[(i, task)])
+            print(
+                f"{task:15} {tree!s:40} {mb / seconds:8.1f} MB/s  ({seconds:.2f} s)"
+                f"  {first / seconds:5.2f}x the first"
+            )
+
+
 def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        worker(sys.argv[2])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0)
     parser.add_argument("--secret-every", type=int, default=200)
@@ -203,6 +292,13 @@ def main() -> None:
         help="with --checkpoint: also time `foldctl expand FILE --format jsonl` in a fresh "
         "process and estimate the cost of --redact as (expand + redact_json) / expand",
     )
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        action="append",
+        default=[],
+        help="a source tree of foldctl to compare (give two or more; ratios to the first)",
+    )
     args = parser.parse_args()
 
     if args.checkpoint is not None:
@@ -211,6 +307,11 @@ def main() -> None:
     else:
         messages = corpus(args.mb, args.secret_every, args.seed)
         source = "generated transcript corpus"
+    if args.tree:
+        compare(args.tree, messages, args.runs)
+        return
+    from foldctl.redact import Redactor
+
     raws = [orjson.dumps(m) for m in messages]
     mb = sum(map(len, raws)) / 1e6
     version = sys.version.split()[0]

@@ -1140,33 +1140,24 @@ _GATE_PATTERNS: Final[tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...]] =
     # (a character the text must hold, the gate's pattern, group -> detectors it wakes)
     (
         "A",
-        r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza)|(?P<c>ccessKey))",
-        {
-            "a": ("aws_access_key", "aws_secret_key"),
-            "b": ("google_api_key",),
-            "c": ("aws_secret_key",),
-        },
+        r"A(?:(?P<a>KIA|SIA|BIA|CCA|3T)|(?P<b>Iza))",
+        {"a": ("aws_access_key", "aws_secret_key"), "b": ("google_api_key",)},
     ),
     ("J", r"J(?<=\.eyJ)", {"": ("jwt",)}),
     ("B", r"B(?:earer|EARER|asic|ASIC)[ \t]", {"": ("auth_header",)}),
     (
         "-",
-        r"-(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))"
-        r"|(?P<d>----BEGIN )|(?P<e>(?i:(?<=secret-)))|(?P<f>(?<=[0-9]{3}-)[0-9]{2}-[0-9]{4}))",
+        # the forward branches first; one look behind (the letter before the '-') for the
+        # three prefixes, so most dashes (dates, uuids, ids) cost two failed tests
+        r"-(?:(?P<d>----BEGIN )|(?P<f>[0-9]{2}-[0-9]{4}(?<=[0-9]{3}-[0-9]{2}-[0-9]{4}))"
+        r"|(?<=[abkprst]-)(?:(?P<a>(?<=sk-))|(?P<b>(?<=glpat-))|(?P<c>(?<=xox[baprs]-))))",
         {
             "a": ("openai_key", "anthropic_key"),
             "b": ("gitlab_token",),
             "c": ("slack_token",),
             "d": ("private_key",),
-            "e": ("aws_secret_key",),
             "f": ("us_ssn",),
         },
-    ),
-    (
-        "_",
-        r"_(?:(?P<a>(?<=gh[pousr]_)|(?<=github_)pat_)|(?P<b>(?<=[rs]k_)(?:live|test)_)"
-        r"|(?P<c>(?i:(?<=secret_))))",
-        {"a": ("github_token",), "b": ("stripe_key",), "c": ("aws_secret_key",)},
     ),
 )
 _GATES: Final = tuple((lazy(p, re.ASCII), kinds) for _, p, kinds in _GATE_PATTERNS)
@@ -1176,39 +1167,86 @@ _BYTE_GATES: Final = tuple(
 )
 _AT_KINDS: Final = frozenset(("email", "url_password"))
 
+
 # Gates on the text with ASCII letters folded to lower case (one ``bytes.translate``),
 # for words in any case: the words of a secret's name (context.py), "authorization",
-# and the host of a Slack webhook.  A hit wakes every kind of
-# its pattern (a necessary condition for each).  Each is led by a literal that is rare
-# in prose ('k', 'w', "cr", 'z').
-_FOLD: Final = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
+# and the host of a Slack webhook.  Each group of a pattern wakes its kinds (a
+# necessary condition for each).  The same translation reads k, w and z (rare in prose)
+# as \x01, so one pattern led by that one byte finds every word that has one of them
+# (token, cookie, api key, private key, passw, pwd, authoriz, hooks.slack); the words
+# without one (secret, credential) are led by "cr".  A hit on a string that only looks
+# like a word in this alphabet ("tozen") wakes a detector for nothing, never misses one.
+def _folding() -> bytes:
+    table = bytearray(range(256))
+    for ch in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        table[ch] = ch | 0x20  # lower case
+    for ch in b"kwzKWZ_":
+        table[ch] = 1
+    return bytes(table)
+
+
+_FOLD: Final = _folding()
 _NOT_NAME: Final = b"[^a-z0-9\x00]"
-_FOLDED_GATES: Final[tuple[tuple[re.Pattern[bytes], frozenset[str]], ...]] = tuple(
-    (lazy(pattern), frozenset(wakes))
-    for pattern, wakes in (
-        (
-            # token, cookie, apikey, api_key, privatekey, private-key
-            b"k(?:(?<=tok)en|(?<=cook)ie|(?:(?<=apik)|(?<=api" + _NOT_NAME + b"k)"
-            b"|(?<=privatek)|(?<=private" + _NOT_NAME + b"k))ey|(?<=hooks\\.slack))",
-            ("secret_value", "slack_webhook"),  # and hooks.slack.com
-        ),
-        (b"w(?:(?<=passw)|(?<=pw)d)", ("secret_value", "conn_password")),  # passw…, pwd
-        (b"cr(?:(?<=secr)et|edential)", ("secret_value",)),  # secret, credential
-        (b"z(?<=authoriz)", ("secret_value", "auth_header")),
-    )
+_FOLDED_PATTERNS: Final[tuple[tuple[bytes, bytes, dict[str, tuple[str, ...]]], ...]] = (
+    # (the byte the folded text must hold, the pattern, group -> detectors it wakes)
+    (
+        b"\x01",
+        b"\x01(?:(?P<name>e(?:n(?<=to\x01en)|y(?:%s))|ie(?<=coo\x01ie))"
+        % b"|".join(
+            # api key, private key: nothing or one character between (1 to 4 UTF-8 bytes)
+            b"(?<=%s%s\x01ey)" % (word, _NOT_NAME * width)
+            for word in (b"api", b"private")
+            for width in range(5)
+        )
+        # the words whose \x01 ends them: one look behind at the letter before it first
+        + b"|(?P<pass>d(?<=p\x01d))"
+        # sk_live_, rk_test_ (Stripe); github_pat_ (at their first '_')
+        b"|(?P<stripe>(?:live|test)\x01(?<=[rs]\x01\x01live\x01|[rs]\x01\x01test\x01))"
+        b"|(?P<ghpat>pat\x01(?<=github\x01pat\x01))"
+        b"|(?<=[sci]\x01)(?:(?P<passw>(?<=pass\x01))"
+        b"|(?P<slack>(?<=hoo\x01s\\.slac\x01))|(?P<auth>(?<=authori\x01)))"
+        b"|(?<=[pousr]\x01)(?P<gh>(?<=gh[pousr]\x01)))",  # ghp_, gho_, ghu_, ghs_, ghr_
+        {
+            "name": ("secret_value",),  # token, api key, private key, cookie
+            "pass": ("secret_value", "conn_password"),  # pwd
+            "passw": ("secret_value", "conn_password"),  # passw…
+            "slack": ("slack_webhook",),  # hooks.slack.com
+            "auth": ("secret_value", "auth_header"),  # authoriz…
+            "stripe": ("stripe_key",),
+            "ghpat": ("github_token",),
+            "gh": ("github_token",),
+        },
+    ),
+    # secret, credential; every name of an AWS secret key holds "secret" too
+    (b"c", b"cr(?:e(?:t(?<=secret)|dential))", {"": ("secret_value", "aws_secret_key")}),
 )
+_FOLDED_GATES: Final[
+    tuple[tuple[bytes, re.Pattern[bytes], dict[str, frozenset[str]], frozenset[str]], ...]
+] = tuple(
+    (
+        lead,
+        lazy(pattern),
+        {group: frozenset(kinds) for group, kinds in groups.items()},
+        frozenset(k for kinds in groups.values() for k in kinds),
+    )
+    for lead, pattern, groups in _FOLDED_PATTERNS
+)
+_FoldedGate = tuple[bytes, re.Pattern[bytes], dict[str, frozenset[str]], frozenset[str]]
 
 
-def _folded_kinds(
-    data: bytes,
-    gates: tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
-    wake: set[str],
-) -> None:
-    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``."""
+def _folded_kinds(data: bytes, gates: tuple[_FoldedGate, ...], wake: set[str]) -> None:
+    """Add to ``wake`` the kinds the folded ``gates`` find in ``data``.
+
+    Each gate's leading byte is looked for first (``in``: memchr, which stops at the
+    first one), so a text without one is not walked by the pattern.
+    """
     folded = data.translate(_FOLD)
-    for pattern, wakes in gates:
-        if not wakes <= wake and pattern.search(folded):
-            wake.update(wakes)
+    for lead, pattern, groups, wakes in gates:
+        if lead in folded and not wakes <= wake:
+            match = pattern.search(folded)
+            while match is not None:
+                wake.update(groups[match.lastgroup or ""])
+                match = None if wakes <= wake else pattern.search(folded, match.end())
 
 
 def _translation() -> bytes:
@@ -1230,6 +1268,7 @@ _SHAPES: Final = _translation()
 _DIGIT_NEEDLE: Final = b"0" * 12
 _ZEROS: Final = lazy(b"0*")
 _IBAN_NEEDLE: Final = b"AA00"  # every IBAN starts where this needle does
+_NEEDLES: Final = lazy(_IBAN_NEEDLE)
 _NOT_DIGITS: Final = b" -.()"
 _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
     ("phone", _PHONE_PAREN),
@@ -1270,6 +1309,11 @@ _BYTE_BARE: Final = lazy(
     % (_BYTE_DIGIT_PATTERNS["card"].pattern, _BYTE_DIGIT_PATTERNS["cn_resident_id"].pattern)
 )
 _SEPARATED_GROUP: Final = frozenset(_SEPARATED_KINDS)
+# Every separated shape has two groups of three digits or more one or two separators
+# apart ("415) 555", "4111 1111", "111.444", "07700 900123"), or six digits in a row (a
+# compact card or resident id between blanks): one class per position, much cheaper
+# than the shapes' alternation, and a timestamp ("2024-06-12 10:20") has neither.
+_TWO_GROUPS: Final = lazy(rb"[0-9]{3}[ .()-]{0,2}[0-9]{3}")
 _BARE_GROUP: Final = frozenset(("card", "cn_resident_id"))
 _BYTE_NINO: Final = lazy(_NINO.compiled.pattern.encode())
 # IBANs and NINOs both start at an "AA00" needle of the shapes: one match per needle.
@@ -1295,14 +1339,18 @@ def _digit_windows(shapes: bytes) -> list[Span]:
 
 def _at_needles(text: str, shapes: bytes, finder: _Regex) -> Iterator[Span]:
     """IBANs or NINOs of ``text``, tried only where one can start (an "AA00" of the shapes)."""
-    pos = shapes.find(_IBAN_NEEDLE)
     last = 0
-    while pos >= 0:
-        span = finder.at(text, pos) if pos >= last else None
+    for needle in _NEEDLES.finditer(shapes):
+        pos = needle.start()
+        if pos < last:
+            continue
+        after = text[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
+        if not ("0" <= after <= "9" or (after == " " and text[pos + 5 : pos + 6] == " ")):
+            continue
+        span = finder.at(text, pos)
         if span is not None:
             yield span
             last = span[1]
-        pos = shapes.find(_IBAN_NEEDLE, pos + 4)
 
 
 def _gated_kinds(text: str) -> set[str]:
@@ -1387,6 +1435,9 @@ def may_find(data: bytes, enabled: Collection[str], *, json_text: bool = False) 
     return bool(gate(data, enabled, json_text=json_text))
 
 
+_NONE: Final[frozenset[str]] = frozenset()
+
+
 def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> frozenset[str]:
     """The ``enabled`` kinds that may find something in a string within ``data``; often none.
 
@@ -1406,8 +1457,14 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
-    if folded:
-        _folded_kinds(data, folded, wake)
+    if folded:  # _folded_kinds, inline: this runs once per message
+        text = data.translate(_FOLD)
+        for lead, pattern, groups, wakes in folded:
+            if lead in text and not wakes <= wake:
+                match = pattern.search(text)
+                while match is not None:
+                    wake.update(groups[match.lastgroup or ""])
+                    match = None if wakes <= wake else pattern.search(text, match.end())
     if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
     if digits or needles or json_text:
@@ -1415,33 +1472,50 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
         if json_text and b"\\u" in shapes:
             return kinds  # a \\u escape can stand for anything
         _shape_kinds(data, shapes, digits, needles, wake)
-    return frozenset(wake) & kinds
+    return frozenset(wake) & kinds if wake else _NONE
 
 
 def _shape_kinds(
     data: bytes, shapes: bytes, digits: frozenset[str], needles: frozenset[str], wake: set[str]
 ) -> None:
     """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
-    if digits and _DIGIT_NEEDLE in shapes:
+    pos = shapes.find(_DIGIT_NEEDLE) if digits else -1
+    if pos >= 0:
         separated = _SEPARATED_GROUP & digits
         bare = _BARE_GROUP & digits
-        for pos, endpos in _digit_windows(shapes):
+        wanted = separated | bare
+        find, zeros = shapes.find, _ZEROS.match
+        while pos >= 0:  # each run of 12 or more digits and separators (see _digit_windows)
+            match = zeros(shapes, pos + 12)
+            endpos = match.end() if match is not None else pos + 12
             run = data[pos:endpos]
             if run.isdigit():
                 n = len(run)
-                if not bare or not ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18):
-                    continue  # no card, no resident id: nothing an unseparated run can be
-                if not bare <= wake and _BYTE_BARE.search(data, pos, endpos + 1):
+                if (
+                    bare
+                    and ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18)
+                    and not bare <= wake
+                    and _BYTE_BARE.search(data, pos, endpos + 1)
+                ):  # otherwise no card, no resident id: nothing an unseparated run can be
                     wake.update(bare)
             elif (
                 not separated <= wake
                 and len(run.translate(None, _NOT_DIGITS)) >= 10  # every shape has 10 or more
+                and _TWO_GROUPS.search(run)  # not a log line's "2024-06-12 10"
                 and _BYTE_SEPARATED.search(data, pos, endpos + 1)
             ):
                 wake.update(separated)
+                if wanted <= wake:
+                    break
+            pos = find(_DIGIT_NEEDLE, endpos)
     if needles:
-        pos = shapes.find(_IBAN_NEEDLE)
-        while pos >= 0 and not needles <= wake:
+        # re finds the needles in these few-symbol shapes faster than bytes.find
+        first = _NEEDLES.search(shapes)  # most texts have none: no iterator for them
+        for needle in _NEEDLES.finditer(shapes, first.start()) if first is not None else ():
+            pos = needle.start()
+            after = data[pos + 2]  # "AA" then a digit, or " dd " (a NINO in pairs)
+            if not (48 <= after <= 57 or (after == 32 and data[pos + 5 : pos + 6] == b" ")):
+                continue  # INC-1234, EUR 642.10: a separator after the letters
             match = _BYTE_NEEDLE_KINDS.match(data, pos)
             if match is not None and match.lastgroup in needles:
                 wake.add(match.lastgroup)
@@ -1451,7 +1525,8 @@ def _shape_kinds(
                     and _BYTE_NINO.match(data, pos)
                 ):
                     wake.add("uk_nino")
-            pos = shapes.find(_IBAN_NEEDLE, pos + 4)
+                if needles <= wake:
+                    break
 
 
 @lru_cache(maxsize=64)
@@ -1460,7 +1535,7 @@ def _plan(
 ) -> tuple[
     bool,
     tuple[tuple[bytes, re.Pattern[bytes], frozenset[str]], ...],
-    tuple[tuple[re.Pattern[bytes], frozenset[str]], ...],
+    tuple[_FoldedGate, ...],
     frozenset[str],
     frozenset[str],
 ]:
@@ -1470,7 +1545,9 @@ def _plan(
         for char, gate, wakes in _BYTE_GATES
         if not wakes.isdisjoint(enabled)
     )
-    folded = tuple((p, wakes & enabled) for p, wakes in _FOLDED_GATES if wakes & enabled)
+    folded = tuple(
+        (c, p, groups, wakes & enabled) for c, p, groups, wakes in _FOLDED_GATES if wakes & enabled
+    )
     at = not _AT_KINDS.isdisjoint(enabled)
     needles = frozenset(("iban", "uk_nino")) & enabled
     return at, gates, folded, _WINDOW_KINDS & enabled, needles

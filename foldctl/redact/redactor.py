@@ -318,7 +318,7 @@ class Redactor:
         """
         if not self._custom:
             try:
-                possible = detectors.may_find(raw, self._builtin_kinds, json_text=True)
+                possible = detectors.gate(raw, self._builtin_kinds, json_text=True)
             except Exception as exc:
                 raise self._failed(type(exc).__name__, locator) from None
             if not possible:

@@ -205,6 +205,17 @@ def test_scan_respects_the_enabled_kinds(parts: list[str], kind: str) -> None:
     assert sorted(scan(text, {kind})) == [f for f in every_finding(text) if f[2] == kind]
 
 
+@pytest.mark.parametrize("name", ["api€key", "API€KEY", "private😀key", "api\ud800key"])
+def test_a_secret_name_with_any_one_character_between_its_words(name: str) -> None:
+    """The detector reads api€key as a secret's name, so the gates must let it through
+    (they once looked for one byte between the words, and the value was printed)."""
+    text = f"{name}=9f86d081884c7d65 and more"
+    out, redactions = Redactor(b"k" * 32).redact_text(text)
+    assert "9f86d081884c7d65" not in out
+    assert out.startswith(f"{name}=[redacted:secret_value:") and out.endswith(" and more")
+    assert [r.kind for r in redactions] == ["secret_value"]
+
+
 def test_no_builtin_match_crosses_a_nul() -> None:
     """The redactor joins strings with U+0000; a finding must never span two of them."""
     for ex in EXAMPLES:
