@@ -1457,14 +1457,8 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
     for char, pattern, wakes in gates:
         if char in data and not wakes <= wake and pattern.search(data):
             wake.update(wakes)
-    if folded:  # _folded_kinds, inline: this runs once per message
-        text = data.translate(_FOLD)
-        for lead, pattern, groups, wakes in folded:
-            if lead in text and not wakes <= wake:
-                match = pattern.search(text)
-                while match is not None:
-                    wake.update(groups[match.lastgroup or ""])
-                    match = None if wakes <= wake else pattern.search(text, match.end())
+    if folded:
+        _folded_kinds(data, folded, wake)
     if "phone" in digits and b"+" in data and _BYTE_PHONE_INTL.search(data):
         wake.add("phone")
     if digits or needles or json_text:
