@@ -18,7 +18,7 @@ from foldctl.query.records import message_lines, message_object
 from foldctl.query.transcript import transcript
 from tests.support import CONFORMANCE, SAMPLES, run_cli
 from tests.support.builders import audit_monday, write_doc
-from tools.generate_sessions import claude_cases, codex_cases
+from tools.generate_sessions import write_cases
 
 OPTIONS = [
     {},
@@ -38,12 +38,7 @@ def sources(tmp_path: Path) -> list[Path]:
         for p in [*SAMPLES.iterdir(), *CONFORMANCE.glob("*.json")]
         if p.suffix in (".json", ".jsonl", ".gz") and not p.name.endswith(".expected.json")
     ]
-    for runtime, cases in (("claude-code", claude_cases()), ("codex", codex_cases())):
-        for name, data in cases.items():
-            path = tmp_path / runtime / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-            found.append(path)
+    found += write_cases(tmp_path)
     return sorted(found)
 
 
