@@ -611,7 +611,7 @@ class EvidenceIndex:
             if verdict is None:
                 text, document = self._document(found)
                 verdict = self._counts[key] = _count_in_message(
-                    text, number, stem, document, partial(self._text_facts, found)
+                    text, number, stem, document, partial(self._read_facts, found)
                 )
             if verdict:
                 return True
@@ -625,7 +625,7 @@ class EvidenceIndex:
             found = self._documents[position] = (text, _json_of(text))
         return found
 
-    def _text_facts(self, position: int) -> MessageFacts:
+    def _read_facts(self, position: int) -> MessageFacts:
         """What a message's text alone says (:func:`message_facts`, without what its call
         asked), read once for every count looked up in it: a long message was read again
         for each count and noun, 8 s of a 10,000-sentence summary's check."""
@@ -681,7 +681,7 @@ class EvidenceIndex:
                 text, document = self._document(found)
                 verdict = self._conflicts[key] = count_conflict(
                     text, document, number, stem, said, part=part,
-                    facts=partial(self._text_facts, found),
+                    facts=partial(self._read_facts, found),
                 )  # fmt: skip
             if verdict:
                 return True
