@@ -20,8 +20,10 @@ hang), and the walking is bounded by the number of records.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
-from itertools import compress
+from itertools import compress, islice
+from operator import ne
 from typing import Any, Final
 
 import msgspec
@@ -180,6 +182,7 @@ class _Session:
         self.kinds: list[int] = []
         self.types: list[str | None] = []
         self.side: set[int] = set()  # sidechain records
+        self.no_uuid: list[int] = []  # records kept without a uuid (in no chain)
         self.summary: set[int] = set()  # records marked isCompactSummary
         self.msgids: dict[int, str] = {}  # assistant record -> its message.id
         self.answers: dict[str, list[int]] = {}  # tool_use_id -> the user records answering it
@@ -205,6 +208,7 @@ class _Session:
         self.relink: dict[str, tuple[int, str]] = {}  # uuid -> (boundary, effective parent)
         self.place: dict[int, tuple[Container, int]] = {}
         self.relinked: dict[int, tuple[int, str]] | None = None  # relink, by record
+        self._breaks: list[int] | None = None  # where runs of plain links start (walks)
 
     # ------------------------------------------------------------------ the pass
 
@@ -385,6 +389,8 @@ class _Session:
         index = len(self.starts)
         if uuid is not None:
             self.by_uuid[uuid] = index
+        else:
+            self.no_uuid.append(index)
         self.starts.append(start)
         self.ends.append(end)
         self.lines.append(number)
@@ -444,6 +450,9 @@ class _Session:
         if self.relinked is None:  # relink, by record
             self.relinked = {by_uuid[u]: link for u, link in self.relink.items() if u in by_uuid}
         relinked = self.relinked
+        walked = self._walk_runs(start, before, relinked)
+        if walked is not None:
+            return walked
         budget = self.budget
         while True:
             if current in seen:
@@ -493,6 +502,61 @@ class _Session:
         self.budget = budget
         path.reverse()
         return path
+
+    def _walk_runs(
+        self, start: int, before: int, relinked: dict[int, tuple[int, str]]
+    ) -> list[int] | None:
+        """What :meth:`walk` returns, taken a run of records at a time: a record whose
+        parentUuid is the uuid of the record before it in the file (the common case) is
+        stepped over without a lookup.  None where the walk would note or refuse something
+        (a broken chain, a cycle, the step budget):
+        :meth:`walk` then takes the same path one record at a time and says why."""
+        breaks = self._breaks
+        if breaks is None:
+            breaks = self._breaks = self._run_starts()
+        kinds, parents, by_uuid = self.kinds, self.parents, self.by_uuid
+        runs: list[range] = []
+        entered: set[int] = set()  # the runs walked, by their first record
+        steps = 0
+        current = start
+        while True:
+            if kinds[current] == _COMPACT:
+                break
+            low = breaks[bisect_right(breaks, current) - 1]
+            if low in entered:  # a run is walked down to its start: this is a cycle
+                return None
+            entered.add(low)
+            runs.append(range(low, current + 1))
+            steps += current + 1 - low
+            link = relinked.get(low) if relinked else None
+            parent = link[1] if link is not None and link[0] < before else parents[low]
+            if parent is None:
+                break
+            found = by_uuid.get(parent)
+            if found is None:
+                return None
+            current = found
+        if steps > self.budget:
+            return None
+        self.budget -= steps
+        path: list[int] = []
+        for run in reversed(runs):
+            path.extend(run)
+        return path
+
+    def _run_starts(self) -> list[int]:
+        """The records (in file order) from which a walk does not step to the record before
+        it in the file by a plain link: the first, those whose parentUuid is not the uuid
+        of the record before them, those after a record without a uuid or a compaction
+        boundary (where a walk stops), and those relinked by a preserved segment."""
+        parents, uuids = self.parents, self.uuids
+        count = len(uuids)
+        starts = set(compress(range(1, count), map(ne, islice(parents, 1, None), uuids)))
+        starts.add(0)
+        starts.update(i + 1 for i in self.no_uuid)
+        starts.update(b.record + 1 for b in self.boundaries)  # the only _COMPACT records
+        starts.update(self.relinked or ())
+        return sorted(i for i in starts if i < count)
 
     def facts(self) -> None:
         """The session's id, directory and version: the last main record's (a subagent's
@@ -618,12 +682,15 @@ class _Session:
             )
             return None
         walked = self.walk(start, n, f"the originals of the compaction at {where}")
-        preserved = set(b.preserved)
-        return [r for r in walked if self.kinds[r] == _ROW and r not in preserved]
+        rows = _rows(self.kinds, walked)
+        if b.preserved:
+            preserved = set(b.preserved)
+            rows = [r for r in rows if r not in preserved]
+        return rows
 
 
 def _rows(kinds: list[int], walked: list[int]) -> list[int]:
-    return [r for r in walked if kinds[r] == _ROW]
+    return list(compress(walked, map(_ROW.__eq__, map(kinds.__getitem__, walked))))
 
 
 def _near(container: list[int], lines_of: list[int], anchor: int, record: int) -> int:
