@@ -6,6 +6,7 @@ duplicate uuids, lines that are not JSON, long chains)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from foldctl.errors import InputError
-from foldctl.formats import claude_code
+from foldctl.formats import claude_code, lines
 from tools.fuzz import mutators, sessions
 from tools.generate_sessions import claude_cases
 
@@ -25,12 +26,15 @@ def _outcome(data: bytes) -> Any:
         checkpoint = claude_code.load(data, "session.jsonl")
     except InputError as e:
         return ("refused", str(e))
-    containers = [list(checkpoint.history.lines)]  # type: ignore[attr-defined]
-    for span in checkpoint.spans:
-        kept = span.messages
-        containers.append(None if kept is None else list(kept.lines))  # type: ignore[attr-defined]
+    containers: list[list[int] | None] = [_lines(checkpoint.history)]
+    containers += [None if s.messages is None else _lines(s.messages) for s in checkpoint.spans]
     notes = [(n.code, n.message, n.line, n.place) for n in checkpoint.notes]
     return containers, notes
+
+
+def _lines(records: object) -> list[int]:
+    assert isinstance(records, lines.Records)
+    return list(records.lines)
 
 
 def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
@@ -78,7 +82,9 @@ def test_mutants_walk_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
         rng = random.Random(case)
         seed = rng.choice(seeds)
         other = rng.choice(seeds)
-        mutant = sessions.mutate_session(rng, seed, mutators.QUICK, other.__bytes__, [])
+        mutant = sessions.mutate_session(
+            rng, seed, mutators.QUICK, functools.partial(bytes, other), []
+        )
         runs, one_by_one = _both(mutant, monkeypatch)
         assert runs == one_by_one, f"case {case}"
         compared += 1
