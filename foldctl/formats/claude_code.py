@@ -750,13 +750,13 @@ def _build(session: _Session) -> Checkpoint:
     covered: dict[int, int] = {}
     for position in range(len(containers) - 1, -1, -1):
         covered.update(dict.fromkeys(containers[position], position))
-    _recover_parallel(s, containers, covered, main_rows)
+    _recover_parallel(s, containers, covered, main)
     # Rewound branches, then a subagent's records: floating containers after the folds.
-    abandoned = [r for r in main_rows if r not in covered]
+    abandoned = sorted(main.difference(covered))
     floating: list[tuple[str, list[int]]] = [
         ("abandoned", group) for group in _groups(abandoned, s.parents, s.by_uuid)
     ]
-    sidechain = [r for r in rows if r not in main]
+    sidechain = [r for r in rows if r not in main] if len(main) < len(rows) else []
     by_agent: dict[str, list[int]] = {}
     for r in sidechain:
         by_agent.setdefault(s.agents.get(r, ""), []).append(r)
@@ -765,18 +765,21 @@ def _build(session: _Session) -> Checkpoint:
 
 
 def _recover_parallel(
-    s: _Session, containers: list[list[int]], covered: dict[int, int], main_rows: list[int]
+    s: _Session, containers: list[list[int]], covered: dict[int, int], main: set[int]
 ) -> None:
     """Records the chain walk passes by, placed as the runtime places them: assistant
     records sharing a ``message.id`` with a placed one (one API message split over
     several records, parallel tool calls), and the tool results that answer them."""
     msgids = s.msgids
-    uncovered = [r for r in main_rows if r not in covered]
+    uncovered = sorted(main.difference(covered))
     if not uncovered:
         return
-    by_msgid: dict[str, tuple[int, int]] = {}  # message.id -> (container, anchor record)
+    # message.id -> (container, anchor record): the first placed record of each id an
+    # unplaced record shares
+    wanted = {msgids[r] for r in uncovered if r in msgids}
+    by_msgid: dict[str, tuple[int, int]] = {}
     for r, placed_id in msgids.items():
-        if r in covered:
+        if placed_id in wanted and r in covered:
             by_msgid.setdefault(placed_id, (covered[r], r))
     if not by_msgid:
         return
@@ -798,7 +801,7 @@ def _recover_parallel(
         covered[r] = position
     for position, extra in by_container.items():
         container = containers[position]
-        where = {r: i for i, r in enumerate(container)}
+        where = dict(zip(container, range(len(container)), strict=True))
         inserts = sorted(
             (_near(container, s.lines, where[anchor], r), s.lines[r], r) for anchor, r in extra
         )
@@ -829,9 +832,10 @@ def _checkpoint(
     frames: dict[Container, list[int]] = {}
     summaries = summary_of.keys()
     for container, records in all_containers:
-        if summaries.isdisjoint(records):
+        held = summaries & set(records)  # a record stands once in a container
+        if not held:
             continue
-        found = [i for i, r in enumerate(records) if r in summary_of]
+        found = sorted(records.index(r) for r in held)
         frames[container] = found
         for i in found:
             links[(container, i)] = summary_of[records[i]]
