@@ -81,6 +81,8 @@ class FoldGraph(msgspec.Struct, frozen=True):
     cycles: frozenset[tuple[Container, int]]
     #: spans with no containing span among the floating ones, in ``folded`` order
     floating_roots: tuple[int, ...]
+    #: each container's frames (the keys of :attr:`frames`), by index in order
+    frame_indices: dict[Container, tuple[int, ...]]
     #: how frames joined spans: ``fingerprint`` (under :attr:`scheme`), or the format's own
     #: link (``uuid-chain``, ``position``; then :attr:`scheme` names it too)
     join: str = "fingerprint"
@@ -360,6 +362,9 @@ def resolve(
 
     final_places = tuple(p for p in places if p is not None)
     assert len(final_places) == len(spans)
+    by_container: dict[Container, list[int]] = {}
+    for container, index in frames:
+        by_container.setdefault(container, []).append(index)
     return FoldGraph(
         checkpoint=checkpoint,
         scheme=scheme,
@@ -369,6 +374,7 @@ def resolve(
         replays={k: tuple(v) for k, v in replays.items()},
         cycles=_find_cycles(places, frames),
         floating_roots=tuple(roots),
+        frame_indices={c: tuple(sorted(found)) for c, found in by_container.items()},
         join=join,
     )
 

@@ -20,6 +20,7 @@ message for two events.
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from typing import Final, Literal, NamedTuple
 
@@ -419,16 +420,21 @@ def walk(
     spans = graph.spans
     root = start or Context(None, None, None, 0)
     limit = None if max_depth is None else root.depth + max_depth
-    # (container, its messages, their lines, the next index): an index, not an iterator,
-    # since an enumerate() keeps its last item, and a chain 10,000 deep would keep 10,000
-    # frames.  The lines are the records' lines in their file (formats of a record a line).
-    stack: list[tuple[Context, Sequence[Message], Sequence[int] | None, list[int]]] = []
+    # (container, its messages, their lines, the next index, how many, where its frames
+    # are): an index, not an iterator, since an enumerate() keeps its last item, and a
+    # chain 10,000 deep would keep 10,000 frames.  The lines are the records' lines in
+    # their file (formats of a record a line).
+    stack: list[
+        tuple[Context, Sequence[Message], Sequence[int] | None, list[int], int, tuple[int, ...]]
+    ] = []
+    frame_indices = graph.frame_indices
     on_path: set[int] = set()
     placed, first_frame = shown if shown is not None else _Shown({}, {})
 
     def enter(ctx: Context, why: str = "") -> FoldStart | None:
         messages = graph.container_messages(ctx.span)
-        stack.append((ctx, messages, getattr(messages, "lines", None), [0]))
+        marks = frame_indices.get(ctx.span, ())
+        stack.append((ctx, messages, getattr(messages, "lines", None), [0], len(messages), marks))
         if ctx.span is None:
             return None
         on_path.add(ctx.span)
@@ -444,20 +450,26 @@ def walk(
     if opened is not None:
         yield opened
     while stack:
-        ctx, messages, lines, cursor = stack[-1]
+        ctx, messages, lines, cursor, count, marks = stack[-1]
         index = cursor[0]
-        if index >= len(messages):
+        if index >= count:
             stack.pop()
             if ctx.span is not None:
                 on_path.discard(ctx.span)
                 yield FoldEnd(spans[ctx.span], ctx)
             continue
-        cursor[0] = index + 1
-        ref = graph.frame_at(ctx.span, index)
-        line = None if lines is None else lines[index]
-        if ref is None:
-            yield Row(messages[index] if bodies else {}, ctx, index, None, line)
+        # The rows before the container's next frame, one after another.
+        after = bisect_left(marks, index)
+        plain_end = marks[after] if after < len(marks) else count
+        if index < plain_end:
+            for plain in range(index, plain_end):
+                cursor[0] = plain + 1
+                line = None if lines is None else lines[plain]
+                yield Row(messages[plain] if bodies else {}, ctx, plain, None, line)
             continue
+        cursor[0] = index + 1
+        ref = graph.frames[(ctx.span, index)]
+        line = None if lines is None else lines[index]
         message = messages[index]
         target = ref.span
         resolution: Resolution
