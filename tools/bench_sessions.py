@@ -8,7 +8,8 @@ foldctl command as a ratio of the baseline measured in the same rounds:
   cached in ``.bench-cache/``): ``foldctl show`` and ``foldctl expand --format jsonl``
   against a bare Python loop that decodes and re-encodes each line with orjson (targets:
   ``show`` within 1.0x, ``expand`` within 1.5x), and the peak memory of each as a
-  multiple of the file (target: within 2x).
+  multiple of the file (target: within 2x); beside them, the floor of ``expand``'s rows
+  (:data:`FLOOR`: what each row must cost with no foldctl at all).
 - **A folder of sessions** (``--sessions-mb``, 1,000 MB by default: a few hundred
   generated sessions of 0.5-8 MB; a rare word planted in a few of them): ``foldctl grep -F
   WORD DIR`` against ``rg -F WORD DIR`` (target: within 3x).  Without ripgrep this part
@@ -50,6 +51,22 @@ LOOP: Final = (
     "with open(sys.argv[1], 'rb') as f:\n"
     "    for line in f:\n"
     "        orjson.dumps(orjson.loads(line))\n"
+)
+
+
+#: What every row of ``expand --format jsonl`` must cost at the least, with no foldctl at
+#: all: each line decoded, its digest (SPEC §4: XXH3-128 of the sorted-key encoding of the
+#: decoded record), and the stored line written back with two keys added.  No structure
+#: is read, no start-up of foldctl paid: a floor, not a contender.
+FLOOR: Final = (
+    "import sys, orjson, xxhash\n"
+    "out = open(1, 'wb', closefd=False)\n"
+    "sort, digest = orjson.OPT_SORT_KEYS, xxhash.xxh3_128_hexdigest\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    for n, line in enumerate(f, 1):\n"
+    "        canonical = orjson.dumps(orjson.loads(line), option=sort)\n"
+    '        out.write(b\'%s,"line":%d,"digest":"xxh3-128:%s"}\\n\'\n'
+    "                  % (line.rstrip()[:-1], n, digest(canonical).encode()))\n"
 )
 
 
@@ -137,7 +154,8 @@ def bench_session(runs: int, megabytes: int = 100, against: str | None = None) -
     f = str(path)
     size = path.stat().st_size
     commands = [
-        ("orjson loop (baseline)", [PY, "-c", LOOP, f], "python -c LOOP F  # " + _loop_shown())
+        ("orjson loop (baseline)", [PY, "-c", LOOP, f], "python -c LOOP F  # " + _loop_shown()),
+        ("expand's floor (decode, digest, write)", [PY, "-c", FLOOR, f], "python -c FLOOR F"),
     ]
     if against is None:
         commands += _session_commands(f)
@@ -182,6 +200,11 @@ def print_session(result: dict[str, Any]) -> None:
         )
     for m in result["measures"]:
         print(f"  $ {m['command']}")
+    print(
+        "  (the floor: each line decoded, its digest taken over its sorted-key encoding, and "
+        "written back with two keys; no structure read, no foldctl: what any expand --format "
+        "jsonl must at least do for a row, SPEC §4)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -302,6 +325,11 @@ def print_folder_grep(result: dict[str, Any] | None) -> None:
     print(f"  (grep's prefilter searched the bytes with {result.get('search', '?')})")
     for m in result["measures"]:
         print(f"  $ {m['command']}")
+    print(
+        "  (the floor: each line decoded, its digest taken over its sorted-key encoding, and "
+        "written back with two keys; no structure read, no foldctl: what any expand --format "
+        "jsonl must at least do for a row, SPEC §4)"
+    )
 
 
 def bench_sessions(runs: int, folder_mb: int) -> dict[str, Any]:
