@@ -208,7 +208,7 @@ class _Session:
         self.relink: dict[str, tuple[int, str]] = {}  # uuid -> (boundary, effective parent)
         self.place: dict[int, tuple[Container, int]] = {}
         self.relinked: dict[int, tuple[int, str]] | None = None  # relink, by record
-        self._breaks: list[int] | None = None  # where runs of plain links start (walks)
+        self._run_starts: list[int] | None = None  # where runs of plain links start
 
     # ------------------------------------------------------------------ the pass
 
@@ -446,7 +446,7 @@ class _Session:
         path: list[int] = []
         seen: set[int] = set()
         current = start
-        kinds, parents, by_uuid = self.kinds, self.parents, self.by_uuid
+        kinds, by_uuid = self.kinds, self.by_uuid
         if self.relinked is None:  # relink, by record
             self.relinked = {by_uuid[u]: link for u, link in self.relink.items() if u in by_uuid}
         relinked = self.relinked
@@ -481,8 +481,7 @@ class _Session:
                     "the parentUuid chains of this file overlap far more than any session "
                     f"the runtime writes (more than {_WALK_FACTOR} steps per record); refused",
                 )
-            link = relinked.get(current) if relinked else None
-            parent = link[1] if link is not None and link[0] < before else parents[current]
+            parent = self._parent(current, before, relinked)
             if parent is None:
                 break
             found = by_uuid.get(parent)
@@ -503,18 +502,24 @@ class _Session:
         path.reverse()
         return path
 
+    def _parent(self, record: int, before: int, relinked: dict[int, tuple[int, str]]) -> str | None:
+        """The uuid a walk steps to from ``record``: its parentUuid, or, for a record a
+        boundary numbered below ``before`` relinked after its summary, that link."""
+        link = relinked.get(record) if relinked else None
+        return link[1] if link is not None and link[0] < before else self.parents[record]
+
     def _walk_runs(
         self, start: int, before: int, relinked: dict[int, tuple[int, str]]
     ) -> list[int] | None:
         """What :meth:`walk` returns, taken a run of records at a time: a record whose
         parentUuid is the uuid of the record before it in the file (the common case) is
         stepped over without a lookup.  None where the walk would note or refuse something
-        (a broken chain, a cycle, the step budget):
-        :meth:`walk` then takes the same path one record at a time and says why."""
-        breaks = self._breaks
-        if breaks is None:
-            breaks = self._breaks = self._run_starts()
-        kinds, parents, by_uuid = self.kinds, self.parents, self.by_uuid
+        (a broken chain, a cycle, the step budget): :meth:`walk` then takes the same path
+        one record at a time and says why."""
+        starts = self._run_starts
+        if starts is None:
+            starts = self._run_starts = self._find_run_starts()
+        kinds, by_uuid = self.kinds, self.by_uuid
         runs: list[range] = []
         entered: set[int] = set()  # the runs walked, by their first record
         steps = 0
@@ -522,14 +527,13 @@ class _Session:
         while True:
             if kinds[current] == _COMPACT:
                 break
-            low = breaks[bisect_right(breaks, current) - 1]
+            low = starts[bisect_right(starts, current) - 1]
             if low in entered:  # a run is walked down to its start: this is a cycle
                 return None
             entered.add(low)
             runs.append(range(low, current + 1))
             steps += current + 1 - low
-            link = relinked.get(low) if relinked else None
-            parent = link[1] if link is not None and link[0] < before else parents[low]
+            parent = self._parent(low, before, relinked)
             if parent is None:
                 break
             found = by_uuid.get(parent)
@@ -544,7 +548,7 @@ class _Session:
             path.extend(run)
         return path
 
-    def _run_starts(self) -> list[int]:
+    def _find_run_starts(self) -> list[int]:
         """The records (in file order) from which a walk does not step to the record before
         it in the file by a plain link: the first, those whose parentUuid is not the uuid
         of the record before them, those after a record without a uuid or a compaction
