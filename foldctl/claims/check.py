@@ -1299,13 +1299,20 @@ class _Check:
         its kind of trouble when no other error shares it ("the card was declined")."""
         anchors: set[str] = set()
         lines: list[str] = []
-        for position in positions[:20]:
+        for n, position in enumerate(positions[:20]):
             anchors |= self.index.error_anchors(position)
-            lines.append(self.index.messages[position].error or "")
+            # every line that reports it, for the first few: a summary may tell the error by
+            # any ("died with CUDA out of memory" of a log whose ERROR line says "failed")
+            if n < _ERROR_LINES_READ:
+                lines.extend(self.index.error_lines(position))
+            else:
+                lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         tool_name = tool.lower()
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
+        # the program that reported it names the operation ("nginx: [emerg] ..." of run_shell)
+        objects |= {p for p in map(F.program_of, lines) if p is not None}
         found: set[int] = set()
         by_class: set[int] = set()
         for n, mention in enumerate(mentions):
@@ -1514,11 +1521,13 @@ _SNAKE: Final = lazy(r"(?<![\w])[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}(?![\
 
 def _stem(word: str) -> str:
     """A word without its commonest endings, so that ``points`` and ``point``, ``subgroups``
-    and ``subgroup`` name the same thing."""
+    and ``subgroup``, ``certificates`` and ``certificate`` name the same thing."""
     for ending in ("ing", "ed", "es", "s"):
         if len(word) > len(ending) + 3 and word.endswith(ending):
-            return word[: -len(ending)]
-    return word
+            word = word[: -len(ending)]
+            break
+    # a final "e" too, so that both forms meet ("certificates" -> "certificat" <- "certificate")
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 #: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).
@@ -1534,6 +1543,8 @@ _TOGETHER: Final = lazy(
 _DENIED_TROUBLE: Final = lazy(
     r"(?:\b(?:without|no|zero|never|free of)|(?<![\d.,])0)\s+(?:any\s+)?$", re.IGNORECASE
 )
+#: How many results of one error group are read for every line that reports the error.
+_ERROR_LINES_READ: Final = 3
 _CODE_WORDS: Final = frozenset(_words("http status code exit exited got returned answered"))
 _ERROR_WORDS: Final = lazy(r"[a-z]{5,}")
 _ACRONYM: Final = lazy(r"(?<![\w])[A-Z]{3,6}(?![\w])")

@@ -604,3 +604,78 @@ def test_entities_after_one_preposition_are_not_the_subject() -> None:
     )
     (finding,) = check_summary("Case IC-2026-0042 for s-101 and s-102 was resolved.", index)
     assert (finding.kind, finding.entity) == (CONTRADICTED, "IC-2026-0042")
+
+
+# --------------------------------------------------------------------------- rounds 17 on
+
+
+_TRAINING_LOG = (
+    "[09:02:14] INFO  run r-7 started  batch_size=64\n"
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 9, in <module>\n'
+    "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB\n"
+    "[09:03:58] ERROR run r-7 failed (exit code 1)"
+)
+
+
+@pytest.mark.parametrize(
+    "mention",
+    [
+        "the first run died with CUDA out of memory",
+        "the first run was stopped by the CUDA out-of-memory traceback",
+    ],
+)
+def test_an_error_is_told_by_any_line_that_reports_it(mention: str) -> None:
+    index = evidence(
+        ("f1:0", _TRAINING_LOG, "fit_model"),
+        ("f1:1", "run r-8 finished", "fit_model"),
+        ("f1:2", "HTTP/1.1 503 Service Unavailable", "post_report"),
+    )
+    report = (DROPPED, "unavailable:post_report")
+    assert kinds(check_summary("Training needed two attempts.", index)) == [
+        (DROPPED, "failed:fit_model"),
+        report,
+    ]
+    assert kinds(check_summary(f"Training needed two attempts; {mention}.", index)) == [report]
+
+
+def test_the_program_that_reported_an_error_names_it() -> None:
+    result = (
+        'nginx: [emerg] cannot load certificate key "/etc/tls/a.pem": No such file or directory\n'
+        "nginx: configuration file /etc/nginx/nginx.conf test failed\n"
+        "exit status 1"
+    )
+    index = evidence(("f1:0", result, "run_shell"), ("f1:1", "Error: upload failed", "put_file"))
+    upload = (DROPPED, "failed:put_file")
+    assert kinds(check_summary("The site is live.", index)) == [
+        (DROPPED, "not_found:run_shell"),
+        upload,
+    ]
+    for told in (
+        "nginx would not take the new configuration until the path was corrected.",
+        "The reload failed once on the key path (exit status 1).",
+    ):
+        assert kinds(check_summary(told, index)) == [upload], told
+
+
+def test_a_check_names_a_validation_and_found_no_tells_what_was_missing() -> None:
+    index = evidence(
+        ("f1:0", "[18:05:12] ERROR B-920: kein Steuerschlüssel (Netto 2.130,00)", "vat_validate"),
+        (
+            "f1:1",
+            "ERROR dns-01: No TXT record found at _acme-challenge.shop\n"
+            "result: FAILED (0 of 1 certificates renewed)",
+            "acme_renew",
+        ),
+        ("f1:2", "result: OK (1 of 1 certificates renewed)", "acme_renew"),
+    )
+    found = kinds(check_summary("The return is filed and the site renewed.", index))
+    assert sorted(found) == [(DROPPED, "failed:acme_renew"), (DROPPED, "failed:vat_validate")]
+    told = (
+        "The plausibility check refused one booking at first. "
+        "The renewal took two orders (the first found no TXT record)."
+    )
+    assert kinds(check_summary(told, index)) == []
+    # a word of the result's failing status line, in another form: "certificates"
+    told = "The check refused one booking at first; the first certificate order failed."
+    assert kinds(check_summary(told, index)) == []
