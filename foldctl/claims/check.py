@@ -369,6 +369,8 @@ class _Check:
                 return "a small count the originals give no other number for"
         if atom.kind == A.TIME and _ZONED.search(self.summary, atom.end, atom.end + 24):
             return "a time in another zone; not found as written"
+        if atom.kind == A.ID and self._named_by_value(atom):
+            return "a thing named by one of its values; the value is in the originals"
         if atom.kind == A.QUANTITY:
             number = atom.value.partition(" ")[0]
             bare = Atom(A.NUMBER, number, number, atom.start, atom.end)
@@ -385,6 +387,25 @@ class _Check:
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
+
+    def _named_by_value(self, atom: Atom) -> bool:
+        """Whether an id-shaped word is a thing named by one of its values, a lower-case
+        noun joined to a short number ("the batch-64 run", "the top-5 list"), whose
+        originals give that noun that number (``batch_size=64``, ``batch 64``)."""
+        match = _NOUN_VALUE.fullmatch(atom.text)
+        if match is None:
+            return False
+        noun, number = match.group(1), match.group(2)
+        bare = Atom(A.NUMBER, number, number, atom.start, atom.end)
+        near = re.compile(rf"(?i)\b{noun}[\w ]{{0,12}}?[=:]? ?{number}(?![\d.])")
+        at = self.index.first_support(bare, self.start, self.stop)
+        for _ in range(20):
+            if at is None:
+                return False
+            if near.search(self.index.text(at)):
+                return True
+            at = self.index.first_support(bare, at + 1, self.stop)
+        return False
 
     def _margin(self, atom: Atom) -> bool:
         """Whether a number is a difference by how it is said: after "by" ("beat A by
@@ -1497,6 +1518,8 @@ _TIME_SPAN: Final = lazy(
     re.IGNORECASE,
 )
 _RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.IGNORECASE)
+#: A lower-case noun joined to a short number: a thing named by a value ("batch-64").
+_NOUN_VALUE: Final = lazy(r"([a-z]{3,20})-(\d{1,3})")
 _CLOCK: Final = lazy(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 #: A time given in a zone or a place's local time ("07:00 UTC", "18:10 Lisbon time").
 _ZONED: Final = lazy(r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local)")

@@ -679,3 +679,33 @@ def test_a_check_names_a_validation_and_found_no_tells_what_was_missing() -> Non
     # a word of the result's failing status line, in another form: "certificates"
     told = "The check refused one booking at first; the first certificate order failed."
     assert kinds(check_summary(told, index)) == []
+
+
+@pytest.mark.parametrize(
+    ("result", "summary"),
+    [
+        ("epoch 3/4  val_loss=0.4187  val_acc=0.8705", "Accuracy peaked at 87.05% in epoch 3."),
+        ("Kz 81  Umsätze 19 %   18.420     Steuer  3.499,80", "Kz 81 is 18.420 (tax 3.499,80)."),
+        ("Kz 81 rounded to full euros (18.420,50 → 18.420)", "Kz 81 says 18.420 instead."),
+        ("BN-31  24.11.2026  08/2026  Zuschlag  35,00 €", "The 35,00 € are for August 2026."),
+        (
+            '{"status": "accepted", "received": "2026-12-02T18:14:37+01:00"}',
+            "The return was received at 17:14:37 UTC.",
+        ),
+        ('cannot load certificate key "/etc/nginx/tls/privkey.pem"', "It wanted .../privkey.pem."),
+    ],
+)
+def test_values_written_the_way_people_write_them_are_supported(result: str, summary: str) -> None:
+    assert kinds(check_summary(summary, evidence(result))) == []
+
+
+def test_a_share_written_as_a_fraction_supports_only_its_own_percentage() -> None:
+    index = evidence("val_acc=0.8705")
+    assert kinds(check_summary("Accuracy peaked at 87.05%.", index)) == []
+    assert kinds(check_summary("Accuracy peaked at 87.5%.", index)) == [(UNSUPPORTED, "87.5")]
+
+
+def test_a_thing_named_by_one_of_its_values_is_unverified_not_unsupported() -> None:
+    index = evidence("INFO run r-1 batch_size=64 lr=5e-5")
+    assert [f.kind for f in check_summary("The batch-64 run crashed.", index)] == [UNVERIFIED]
+    assert kinds(check_summary("The batch-32 run crashed.", index)) == [(UNSUPPORTED, "BATCH32")]
