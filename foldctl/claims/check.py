@@ -862,6 +862,9 @@ class _Check:
         fallback: tuple[int, list[Fact]] | None = None
         matched = False  # the amount was compared with the attribute the summary named
         scale = V.level_scale(claim.value) if kind == A.LEVEL else ""
+        # "the first validation failed": an earlier state, which any earlier value may bear out
+        clause = self._clause_of(claim)
+        earlier = kind == A.STATUS and _EARLIER.search(self.summary, clause[0], claim.start)
         pending: list[int] = []  # a call that names the entity: its result first
         for _ in range(_LOOK_BACK):
             if pending:
@@ -892,6 +895,11 @@ class _Check:
                 )
                 if kind == A.DATE and not owned and self.index.supports_at(claim, position):
                     return True  # the date is in that message, and no other entity's
+                latest = latest or (position, values)
+                continue
+            if earlier:
+                if _status_verdict(said, values, position, present=self._present) is True:
+                    return True
                 latest = latest or (position, values)
                 continue
             if kind == A.MONEY and attribute:
@@ -1035,7 +1043,13 @@ class _Check:
         levels = [(i, a) for i, a in claims if a.kind == A.LEVEL]
         if not statuses and not levels:
             return {}
-        words = re.findall(r"[a-z][a-z0-9]*", text)
+        # what "everything but CAA" leaves out is not what the clause is about
+        lead = self.summary[max(0, clause_start - 24) : clause_start].lower()  # "everything but"
+        named = text
+        for m in _EXCLUDED.finditer(lead + text):
+            cut = max(0, m.start() - len(lead)), max(0, m.end() - len(lead))
+            named = named[: cut[0]] + " " * (cut[1] - cut[0]) + named[cut[1] :]
+        words = re.findall(r"[a-z][a-z0-9]*", named)
         positions: list[int] = []
         for tool, places in self.index.tool_names(self.start, self.stop):
             if names_operation(words, tool):
@@ -1043,6 +1057,8 @@ class _Check:
         if not positions:
             return self._topic_levels(levels, []) if levels else {}
         positions.sort()
+        if self._about_another(clause_start, clause_end, positions):
+            return {}
         asked = [p for p in positions if tokens & set(self._labels(p))]
         if asked:
             positions = asked
@@ -1086,6 +1102,20 @@ class _Check:
             )
         }
 
+    def _about_another(self, clause_start: int, clause_end: int, positions: list[int]) -> bool:
+        """Whether the clause gives an amount that the originals hold, but in no result of
+        the operation it names: it is about what holds it ("the October prepayment of
+        2.318,40 € is paid" of a tax account's row, not of the payment a tool scheduled)."""
+        recent = positions[-_LOOK_BACK:]
+        for atom in self._atoms_in(clause_start, clause_end):
+            if atom.kind != A.MONEY:
+                continue
+            if self.index.first_support(atom, self.start, self.stop) is None:
+                continue
+            if not any(self.index.supports_at(atom, p) for p in recent):
+                return True
+        return False
+
     def _topic_levels(
         self, levels: list[tuple[int, Atom]], positions: list[int]
     ) -> dict[int, ClaimFinding]:
@@ -1106,6 +1136,8 @@ class _Check:
                 continue  # several operations give levels: which one is meant is unknown
             if not seen or any(f.value == claim.value for _, f in seen):
                 continue
+            if positions and any(self.index.supports_at(claim, p) for p in positions[-_LOOK_BACK:]):
+                continue  # a result of the operation gives it (of the run it started, say)
             position, fact = seen[-1]
             found[i] = self._finding(
                 CONTRADICTED, claim, expected=fact.text, evidence=(self.index.ref(position),)
@@ -1518,6 +1550,17 @@ _TIME_SPAN: Final = lazy(
     re.IGNORECASE,
 )
 _RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.IGNORECASE)
+#: Words before a status that make it an earlier state ("the first validation failed").
+_EARLIER: Final = lazy(
+    r"\b(?:first|initial|initially|earlier|previous|original|originally|at first)\b",
+    re.IGNORECASE,
+)
+#: What a clause leaves out of what it says ("everything but CAA is fixed").
+_EXCLUDED: Final = lazy(
+    r"\b(?:everything|all|anything|each|every \w+)[ \t]+(?:but|except(?: for)?|other than|"
+    r"apart from|save)[ \t]+(?:the[ \t]+)?[\w.-]+",
+    re.IGNORECASE,
+)
 #: A lower-case noun joined to a short number: a thing named by a value ("batch-64").
 _NOUN_VALUE: Final = lazy(r"([a-z]{3,20})-(\d{1,3})")
 _CLOCK: Final = lazy(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")

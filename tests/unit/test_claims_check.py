@@ -709,3 +709,54 @@ def test_a_thing_named_by_one_of_its_values_is_unverified_not_unsupported() -> N
     index = evidence("INFO run r-1 batch_size=64 lr=5e-5")
     assert [f.kind for f in check_summary("The batch-64 run crashed.", index)] == [UNVERIFIED]
     assert kinds(check_summary("The batch-32 run crashed.", index)) == [(UNSUPPORTED, "BATCH32")]
+
+
+def test_an_earlier_state_is_borne_out_by_an_earlier_result() -> None:
+    call = evidence_text("", [{"name": "renew_cert", "args": {"challenge": "dns-01"}}])
+    index = EvidenceIndex()
+    for n, result in enumerate(
+        (
+            "2026-05-02T08:01:14Z ERROR dns-01: www.example.org: no token found\n"
+            "result: FAILED (0 of 1 certificates renewed)",
+            "2026-05-02T08:09:49Z INFO  dns-01: authorization valid\n"
+            "result: OK (1 of 1 certificates renewed)",
+        )
+    ):
+        index.add(
+            EvidenceRef(f"f1:{2 * n}"),
+            index_message(call, role="assistant", call_names=["renew_cert"]),
+        )
+        index.add(EvidenceRef(f"f1:{2 * n + 1}"), index_message(result, tool_name="renew_cert"))
+    told = "Renewed on the second try: the {}DNS-01 validation failed for want of a token."
+    assert kinds(check_summary(told.format("first "), index)) == []
+    (finding,) = check_summary(told.format(""), index)
+    assert (finding.kind, finding.entity) == (CONTRADICTED, "DNS-01")
+
+
+def test_what_a_clause_leaves_out_is_not_what_it_is_about() -> None:
+    index = evidence(("f1:0", 'HTTP/1.1 403 Forbidden\n{"error": "forbidden"}', "dns_caa_set"))
+    told = "The CAA change was refused (403); everything but CAA is fixed."
+    assert kinds(check_summary(told, index)) == []
+    assert kinds(check_summary("The CAA change was refused (403); CAA is fixed.", index)) == [
+        (CONTRADICTED, "resolved")
+    ]
+
+
+def test_a_clause_is_about_the_result_that_holds_its_amount() -> None:
+    index = evidence(
+        ("f1:0", "PERIOD   AMOUNT      STATUS\n10/2026  2.318,40 €  paid", "tax_account"),
+        ("f1:1", '{"payment": "SEPA-1", "status": "scheduled"}', "payment_schedule"),
+    )
+    assert kinds(check_summary("The October prepayment of 2.318,40 € is paid.", index)) == []
+    assert kinds(check_summary("The payment is paid.", index)) == [(CONTRADICTED, "paid")]
+
+
+def test_a_level_any_result_of_the_operation_gives_is_no_contradiction() -> None:
+    index = evidence(
+        ("f1:0", "[09:03] ERROR run r-1 failed (exit code 1)", "train_model"),
+        ("f1:1", "run r-2 finished\nexit code 0", "train_model"),
+    )
+    assert kinds(check_summary("The first training crashed (exit code 1).", index)) == []
+    assert kinds(check_summary("The training ended with exit code 3.", index)) == [
+        (CONTRADICTED, "exit 3")
+    ]
