@@ -361,7 +361,9 @@ class _Check:
             if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
                 return "a count written in words; not found as written"
             said = frozenset(w for w in re.findall(r"[a-z]{4,}", text.lower()))
-            if self.index.small_count_conflict(
+            # the total of "4,581 of 45,807 requests" is a sum of the parts, not a count
+            # the originals give another way
+            if not self._of_total(atom) and self.index.small_count_conflict(
                 int(number_text), lemma, self.start, self.stop, said, part=self._part(atom)
             ):
                 return None  # the originals count the same noun otherwise: strong evidence
@@ -387,6 +389,13 @@ class _Check:
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
+
+    def _of_total(self, atom: Atom) -> bool:
+        """Whether a count of 10 or more is the total a part is of ("4,581 of 45,807
+        requests"): a sum of the parts, which the originals may give only part by part."""
+        if atom.kind != A.COUNT or int(atom.value.partition(" ")[0]) < 10:
+            return False
+        return _OF_TOTAL.search(self.summary, max(0, atom.start - 24), atom.start) is not None
 
     def _named_by_value(self, atom: Atom) -> bool:
         """Whether an id-shaped word is a thing named by one of its values, a lower-case
@@ -442,7 +451,7 @@ class _Check:
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
             return True
-        if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT):
+        if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT) and not self._of_total(atom):
             return False  # a count or a duration is made up of the summary's own numbers
         if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
             return False  # a share of something named: "20.6% over the 2,000,000 included"
@@ -1533,7 +1542,10 @@ _BY: Final = lazy(r"\bby\s{1,3}(?:about\s|some\s|another\s)?$")
 #: After a number (and its unit or noun), a word of comparison: the number is a difference.
 _COMPARED: Final = lazy(
     r"(?:\s{0,2}[A-Za-z%]{1,12}){0,1}\s{1,3}(?:above|below|over|under|beyond|short of|"
-    r"more than|less than|fewer than|higher than|lower than|ahead of|behind)\b",
+    r"more than|less than|fewer than|higher than|lower than|ahead of|behind|"
+    # a comparative alone: "0.039 lower in macro-F1", "29 ms faster at p95"
+    r"lower|higher|faster|slower|smaller|larger|bigger|cheaper|dearer|greater|shorter|"
+    r"longer|heavier|lighter|wider|narrower)\b",
     re.IGNORECASE,
 )
 #: How many of the last results a value not said to be derived may be worked out from.
@@ -1550,6 +1562,8 @@ _TIME_SPAN: Final = lazy(
     re.IGNORECASE,
 )
 _RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.IGNORECASE)
+#: "N of " just before a count: the count is the total the part is of.
+_OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
 #: Words before a status that make it an earlier state ("the first validation failed").
 _EARLIER: Final = lazy(
     r"\b(?:first|initial|initially|earlier|previous|original|originally|at first)\b",

@@ -760,3 +760,20 @@ def test_a_level_any_result_of_the_operation_gives_is_no_contradiction() -> None
     assert kinds(check_summary("The training ended with exit code 3.", index)) == [
         (CONTRADICTED, "exit 3")
     ]
+
+
+@pytest.mark.parametrize("said", ["0.07 lower in F1", "9 ms slower at p95", "12 points higher"])
+def test_a_number_before_a_comparative_is_a_difference(said: str) -> None:
+    index = evidence("MODEL  F1    P95_MS  SCORE\nv3     0.82  41      61\nv4     0.86  36      59")
+    (finding,) = check_summary(f"v3 is {said} than v4.", index)
+    assert finding.kind == UNVERIFIED
+    assert kinds(check_summary("v3 scored 0.07 in F1.", index)) == [(UNSUPPORTED, "0.07")]
+
+
+def test_the_total_a_part_is_of_may_be_the_sum_of_the_parts() -> None:
+    index = evidence("METRIC     STABLE   CANARY\nrequests   12,300   1,150")
+    (finding,) = check_summary("The canary took 1,150 of 13,450 requests.", index)
+    assert (finding.kind, finding.normalised) == (UNVERIFIED, "13450 request")
+    assert kinds(check_summary("The canary took 1,150 of 13,550 requests.", index)) == [
+        (UNSUPPORTED, "13550 request")
+    ]
