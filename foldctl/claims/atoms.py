@@ -772,7 +772,8 @@ PERSON_CUES: Final = frozenset(
         "employee assignee commander reviewer manager named called lead dispatcher officer "
         "engineer inspector auditor supervisor technician analyst admin director head nurse "
         "doctor pilot captain recruiter coordinator planner controller approver candidate "
-        "representative rep colleague agent tenant landlord student instructor teacher"
+        "representative rep colleague agent tenant landlord student instructor teacher "
+        "pinged emailed messaged mailed contacted notified informed phoned texted"
     )
 )
 #: Capitalised words that are no part of a person's name.
@@ -786,12 +787,14 @@ _NOT_NAMES: Final = frozenset(
         )
     )
 )
+#: A word of a name: a capital, then lower-case letters, accented ones too ("Krüger").
+_NAME_WORD: Final = "[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,20}"
 _NAME: Final = lazy(
-    r"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>[A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})"
-    r"|(?P<cue>[A-Za-z]{2,12})[:,]? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
-    r"(?: [A-Z][a-z]{1,20})?))\b"
+    rf"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>{_NAME_WORD}(?: {_NAME_WORD}){{0,2}})"
+    rf"|(?P<cue>[A-Za-z]{{2,12}})[:,]? (?P<cued>{_NAME_WORD} {_NAME_WORD}"
+    rf"(?: {_NAME_WORD})?))\b"
     # a sentence that starts with a person doing what people do ("Claire Dubois approved")
-    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20})"
+    rf"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>{_NAME_WORD} {_NAME_WORD})"
     r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
     r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )

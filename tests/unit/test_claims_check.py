@@ -777,3 +777,14 @@ def test_the_total_a_part_is_of_may_be_the_sum_of_the_parts() -> None:
     assert kinds(check_summary("The canary took 1,150 of 13,550 requests.", index)) == [
         (UNSUPPORTED, "13550 request")
     ]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    ["I pinged Marta Lindholm about the release.", "The PDF goes to Jörg Bäcker in parts."],
+)
+def test_people_contacted_and_accented_names_are_atoms(summary: str) -> None:
+    (name,) = [f for f in check_summary(summary, evidence("release approved by j.weber"))]
+    assert (name.kind, name.atom_kind) == (UNSUPPORTED, "name")
+    backed = evidence("owners: Marta Lindholm, Jörg Bäcker")
+    assert kinds(check_summary(summary, backed)) == []
