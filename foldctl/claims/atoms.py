@@ -227,7 +227,8 @@ NOT_NOUNS: Final = frozenset(
         "those it its we i you he she they then so but if when while left ago later earlier "
         "percent am pm plus minus only also still etc via p nd rd th st about around approx "
         "approximately up down off across within without has have had will would can could "
-        "should may might must not no did do does got went made"
+        "should may might must not no did do does got went made instead rather apiece "
+        "again too already even just once twice both all"
     )
 )
 #: A capitalised word that is no acronym: a name, not a noun a count counts.
@@ -489,6 +490,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_did", r"(?<![\w.-])\d{2,6}(?:-\d{2,6}){2,5}(?![\w-])", "D"),
     *_levels(),
     ("B_slash", r"(?<![\w/])(?P<sy>\d{4})/(?P<sm>\d{1,2})/(?P<sd>\d{1,2})(?![\w/])", "D"),
+    # a month written month/year (08/2026): unambiguous, unlike 03/04/2026
+    ("B_nmy", r"(?<![\w/.,])(?P<nm>0?[1-9]|1[0-2])/(?P<ny>(?:19|20)\d\d)(?![\w/]|[.,]\d)", "D"),
     # a date written day.month.year (15.03.2026): day first, the only way it is written
     ("B_dotted", r"(?<![\w.])(?P<ed>\d{1,2})\.(?P<em>\d{1,2})\.(?P<ey>\d{4})(?![\w]|\.\d)", "D"),
     (
@@ -769,7 +772,8 @@ PERSON_CUES: Final = frozenset(
         "employee assignee commander reviewer manager named called lead dispatcher officer "
         "engineer inspector auditor supervisor technician analyst admin director head nurse "
         "doctor pilot captain recruiter coordinator planner controller approver candidate "
-        "representative rep colleague agent tenant landlord student instructor teacher"
+        "representative rep colleague agent tenant landlord student instructor teacher "
+        "pinged emailed messaged mailed contacted notified informed phoned texted"
     )
 )
 #: Capitalised words that are no part of a person's name.
@@ -783,12 +787,14 @@ _NOT_NAMES: Final = frozenset(
         )
     )
 )
+#: A word of a name: a capital, then lower-case letters, accented ones too ("Krüger").
+_NAME_WORD: Final = "[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,20}"
 _NAME: Final = lazy(
-    r"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>[A-Z][a-z]{1,20}(?: [A-Z][a-z]{1,20}){0,2})"
-    r"|(?P<cue>[A-Za-z]{2,12})[:,]? (?P<cued>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20}"
-    r"(?: [A-Z][a-z]{1,20})?))\b"
+    rf"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>{_NAME_WORD}(?: {_NAME_WORD}){{0,2}})"
+    rf"|(?P<cue>[A-Za-z]{{2,12}})[:,]? (?P<cued>{_NAME_WORD} {_NAME_WORD}"
+    rf"(?: {_NAME_WORD})?))\b"
     # a sentence that starts with a person doing what people do ("Claire Dubois approved")
-    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>[A-Z][a-z]{1,20} [A-Z][a-z]{1,20})"
+    rf"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>{_NAME_WORD} {_NAME_WORD})"
     r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
     r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )
@@ -999,6 +1005,10 @@ def _slash(m: re.Match[str]) -> Atom | None:
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
 
 
+def _numeric_month(m: re.Match[str]) -> Atom | None:
+    return Atom(DATE, m.group(), f"{m.group('ny')}-{int(m.group('nm')):02d}", m.start(), m.end())
+
+
 def _dotted(m: re.Match[str]) -> Atom | None:
     value = _date(m.group("ey"), int(m.group("em")), int(m.group("ed")))
     return None if value is None else Atom(DATE, m.group(), value, m.start(), m.end())
@@ -1196,7 +1206,10 @@ def _path(m: re.Match[str]) -> Atom | None:
     text = _strip_trailing(m.group())
     if "/" not in text and not re.search(r"[A-Za-z]", text.rsplit(".", 1)[0]):
         return None
-    return Atom(PATH, text, text.removeprefix("./"), m.start(), m.start() + len(text))
+    value = text.removeprefix("./")
+    if value.startswith(".../"):  # a path cut short: ".../privkey.pem" is its last part
+        value = value[3:]
+    return Atom(PATH, text, value, m.start(), m.start() + len(text))
 
 
 def _tool_count(m: re.Match[str]) -> Atom | None:
@@ -1242,6 +1255,7 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_kid": _lower_name,
     "B_handle": _handle,
     "B_slash": _slash,
+    "B_nmy": _numeric_month,
     "B_dotted": _dotted,
     "B_mdy": _mdy,
     "B_my": _my,
@@ -1419,6 +1433,9 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
+        if kind == PERCENT and 0 < amount <= 100:
+            # a share may be written as a fraction ("0.8705" for 87.05%)
+            return ((*number_spellings(amount), *number_spellings(amount / 100)),)
         return (number_spellings(amount),)
     if kind == QUANTITY:
         amount = Decimal(value.split(" ", 1)[0])
@@ -1462,9 +1479,8 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
         hours |= set(_padded(12)) if hour in (0, 12) else set()
         offset = zone_offset(atom.text)
-        if offset:  # the same moment in UTC, as an ISO timestamp would give it
-            utc = (hour * 60 + int(value[3:5]) - offset) // 60 % 24
-            hours |= set(_padded(utc)) | (set(_padded(utc - 12)) if utc > 12 else set())
+        if offset is not None:  # the same moment in any zone (its minutes pick it out)
+            hours = {h for hour_ in range(24) for h in _padded(hour_)}
         if value[3:5] == "00":
             return (tuple(sorted(hours)),)  # "9am" has no minutes to look for
         return (tuple(sorted(hours)), (value[3:5], value[3:5] + "."))
@@ -1523,7 +1539,8 @@ def number_spellings(amount: Decimal) -> tuple[str, ...]:
     spellings: list[str] = []
     for base in bases:
         if fraction:
-            forms = [f"{base}.{fraction}"] + ([f"{base}.{fraction}0"] if len(fraction) == 1 else [])
+            # trailing zeros to four places: 18.42 is written 18.420 too, 0.5 as 0.50, 0.500
+            forms = [f"{base}.{fraction}{'0' * pad}" for pad in range(max(1, 5 - len(fraction)))]
         else:
             forms = [base, f"{base}.0", f"{base}.00"]
         spellings.extend(forms)
@@ -1668,6 +1685,9 @@ def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decim
             unit_text.startswith(u) and QUANTITY_UNITS[u] == unit for u in QUANTITY_UNITS
         )
     currency, amount = parse_money(claim.value)
+    if kind == PERCENT and seen != amount:
+        # a share written as a fraction: "accuracy 0.8705" is 87.05%
+        return 0 < seen < 1 and text[begin : begin + 2] in ("0.", ".") and seen * 100 == amount
     if seen != amount:
         return False
     if currency:
@@ -1896,6 +1916,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("in March 2026", ((DATE, "2026-03"),)),
     ("2026/04/02", ((DATE, "2026-04-02"),)),
     ("read on 15.03.2026", ((DATE, "2026-03-15"),)),
+    ("the return for 08/2026", ((DATE, "2026-08"),)),
     ("2026-03-14T09:00:02.114Z", ((DATE, "2026-03-14"),)),
     ("at 09:00", ((TIME, "09:00"),)),
     ("at 9:05 pm", ((TIME, "21:05"),)),
@@ -1909,6 +1930,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ),
     ("edit src/db/pool.ts", ((PATH, "src/db/pool.ts"),)),
     ("logs in /var/log/app.log", ((PATH, "/var/log/app.log"),)),
+    ("cannot load .../privkey.pem", ((PATH, "/privkey.pem"),)),
     ("statement-2026-03.pdf", ((PATH, "statement-2026-03.pdf"),)),
     ("v2.14.0", ((VERSION, "2.14.0"),)),
     ("version 2.14", ((VERSION, "2.14"),)),

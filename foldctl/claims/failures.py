@@ -424,7 +424,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"not allowed|blocked|lacks?|missing (?:a |the )?(?:role|permission|scope|access)|"
     r"more than (?:a |an |the |their |his |her )?[\w -]{1,30}? (?:may|can|is allowed to)\b|"
     + _code("401|402|403"),
-    "not_found": r"not found|missing|no such|does(?:n't| not) exist|" + _code("404"),
+    "not_found": r"not found|missing|no such|does(?:n't| not) exist|found no|"
+    r"no \w+ (?:\w+ )?(?:was |were )?found|" + _code("404"),
     "conflict": r"conflict\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
@@ -435,6 +436,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
     "invalid": r"invalid|validation|malformed|bad request|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
+    r"died|dies|out[\s-]of[\s-]memory|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
@@ -479,3 +481,66 @@ def _after_arrow(value: str) -> str:
         return value
     end = ascii_at + 2 if ascii_at > arrow_at else arrow_at + 1
     return value[end:].lstrip()
+
+
+#: How much of a result :func:`error_lines` reads: its start and its end.
+_LINES_READ: Final = 8000
+#: A program's tag heading an error line (``nginx: [emerg] ...``, ``psql: error: ...``).
+_PROGRAM_TAG: Final = lazy(r"([a-z][a-z0-9_.-]{2,30}):[ \t]")
+_NOT_PROGRAMS: Final = frozenset(
+    words("error fatal panic warning warn info debug critical status result state exit http")
+)
+
+
+#: A traceback's exception line (``RuntimeError: CUDA out of memory``).
+_EXCEPTION_LINE: Final = lazy(rb"(?m)^[A-Z][\w.]{0,60}(?:Error|Exception)\b:")
+
+
+def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
+    """Every line of a tool result that reports its error, ``first`` (what
+    :func:`error_line` found) first, then each log line of level ERROR or worse, a
+    traceback's last line, a non-zero exit code's line, a failing ``status:``/``result:``
+    line, at most ``limit``: a summary may
+    tell the error by any of them ("the first run died with CUDA out of memory" of a log
+    whose first ERROR line only says the run failed).  Reads the first and last
+    :data:`_LINES_READ` characters."""
+    found: list[str] = [first] if first else []
+    if len(text) > 2 * _LINES_READ:
+        text = text[:_LINES_READ] + "\n" + text[-_LINES_READ:]
+    raw = text.encode("utf-8", "surrogatepass")
+
+    def add(line: str) -> None:
+        if line and line not in found and len(found) < limit:
+            found.append(line)
+
+    for hit in _LOG_LEVEL.finditer(raw):
+        line_start = raw.rfind(b"\n", 0, hit.start()) + 1
+        if raw.startswith(b"level", hit.start()) or (
+            hit.start() - line_start <= 60 and _LOG_PREFIX.fullmatch(raw, line_start, hit.start())
+        ):
+            add(_line_of(raw, hit.start()))
+        if len(found) >= limit:
+            return found
+    if b"Traceback (most" in raw:
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        if lines:
+            add(lines[-1].strip()[:_LINE_MAX])
+        for hit in _EXCEPTION_LINE.finditer(raw):  # "RuntimeError: CUDA out of memory"
+            add(_line_of(raw, hit.start()))
+    if b"xit" in raw or b"XIT" in raw:
+        for hit in _EXIT_CODE_B.finditer(raw):
+            if hit.group("code") != b"0":
+                add(_line_of(raw, hit.start()))
+    for hit in _OUTCOME_START.finditer(raw):  # "result: FAILED (0 of 1 certificates renewed)"
+        line = _outcome_line(raw, hit.start() + 1)
+        if line is not None:
+            add(line)
+    return found
+
+
+def program_of(line: str) -> str | None:
+    """The program an error line is tagged with (``nginx`` of ``nginx: [emerg] ...``)."""
+    match = _PROGRAM_TAG.match(line)
+    if match is None or match.group(1) in _NOT_PROGRAMS:
+        return None
+    return match.group(1)

@@ -253,6 +253,7 @@ class EvidenceIndex:
         self._errors: list[int] = []
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
+        self._error_lines: dict[int, tuple[str, ...]] = {}
         self._tools: dict[str, list[int]] = {}
         self._tool_names: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
@@ -374,6 +375,16 @@ class EvidenceIndex:
             keys.update(label_key(v) for v in call_labels(self.call_args(position)))
             keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
             cached = self._anchors[position] = frozenset(keys)
+        return cached
+
+    def error_lines(self, position: int) -> tuple[str, ...]:
+        """Every line of the error result at ``position`` that reports its error, the one
+        it was filed with first (:func:`~foldctl.claims.failures.error_lines`)."""
+        cached = self._error_lines.get(position)
+        if cached is None:
+            first = self.messages[position].error
+            cached = tuple(F.error_lines(self.text(position), first)) if first else ()
+            self._error_lines[position] = cached
         return cached
 
     def recent_results(self, start: int, stop: int, count: int) -> list[int]:

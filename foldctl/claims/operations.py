@@ -83,6 +83,8 @@ SYNONYMS: Final[tuple[frozenset[str], ...]] = tuple(
         "booking book booked reservation reserve reserved",
         "page paged paging pager oncall",
         "sync import export",
+        "validate validates validated validating validation validator check checks checked "
+        "checking verify verifies verified verification",
     )
 )
 _SYNONYM_OF: Final[dict[str, frozenset[str]]] = {w: g for g in SYNONYMS for w in g}

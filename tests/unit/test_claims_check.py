@@ -604,3 +604,187 @@ def test_entities_after_one_preposition_are_not_the_subject() -> None:
     )
     (finding,) = check_summary("Case IC-2026-0042 for s-101 and s-102 was resolved.", index)
     assert (finding.kind, finding.entity) == (CONTRADICTED, "IC-2026-0042")
+
+
+# --------------------------------------------------------------------------- rounds 17 on
+
+
+_TRAINING_LOG = (
+    "[09:02:14] INFO  run r-7 started  batch_size=64\n"
+    "Traceback (most recent call last):\n"
+    '  File "train.py", line 9, in <module>\n'
+    "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB\n"
+    "[09:03:58] ERROR run r-7 failed (exit code 1)"
+)
+
+
+@pytest.mark.parametrize(
+    "mention",
+    [
+        "the first run died with CUDA out of memory",
+        "the first run was stopped by the CUDA out-of-memory traceback",
+    ],
+)
+def test_an_error_is_told_by_any_line_that_reports_it(mention: str) -> None:
+    index = evidence(
+        ("f1:0", _TRAINING_LOG, "fit_model"),
+        ("f1:1", "run r-8 finished", "fit_model"),
+        ("f1:2", "HTTP/1.1 503 Service Unavailable", "post_report"),
+    )
+    report = (DROPPED, "unavailable:post_report")
+    assert kinds(check_summary("Training needed two attempts.", index)) == [
+        (DROPPED, "failed:fit_model"),
+        report,
+    ]
+    assert kinds(check_summary(f"Training needed two attempts; {mention}.", index)) == [report]
+
+
+def test_the_program_that_reported_an_error_names_it() -> None:
+    result = (
+        'nginx: [emerg] cannot load certificate key "/etc/tls/a.pem": No such file or directory\n'
+        "nginx: configuration file /etc/nginx/nginx.conf test failed\n"
+        "exit status 1"
+    )
+    index = evidence(("f1:0", result, "run_shell"), ("f1:1", "Error: upload failed", "put_file"))
+    upload = (DROPPED, "failed:put_file")
+    assert kinds(check_summary("The site is live.", index)) == [
+        (DROPPED, "not_found:run_shell"),
+        upload,
+    ]
+    for told in (
+        "nginx would not take the new configuration until the path was corrected.",
+        "The reload failed once on the key path (exit status 1).",
+    ):
+        assert kinds(check_summary(told, index)) == [upload], told
+
+
+def test_a_check_names_a_validation_and_found_no_tells_what_was_missing() -> None:
+    index = evidence(
+        ("f1:0", "[18:05:12] ERROR B-920: kein Steuerschlüssel (Netto 2.130,00)", "vat_validate"),
+        (
+            "f1:1",
+            "ERROR dns-01: No TXT record found at _acme-challenge.shop\n"
+            "result: FAILED (0 of 1 certificates renewed)",
+            "acme_renew",
+        ),
+        ("f1:2", "result: OK (1 of 1 certificates renewed)", "acme_renew"),
+    )
+    found = kinds(check_summary("The return is filed and the site renewed.", index))
+    assert sorted(found) == [(DROPPED, "failed:acme_renew"), (DROPPED, "failed:vat_validate")]
+    told = (
+        "The plausibility check refused one booking at first. "
+        "The renewal took two orders (the first found no TXT record)."
+    )
+    assert kinds(check_summary(told, index)) == []
+    # a word of the result's failing status line, in another form: "certificates"
+    told = "The check refused one booking at first; the first certificate order failed."
+    assert kinds(check_summary(told, index)) == []
+
+
+@pytest.mark.parametrize(
+    ("result", "summary"),
+    [
+        ("epoch 3/4  val_loss=0.4187  val_acc=0.8705", "Accuracy peaked at 87.05% in epoch 3."),
+        ("Kz 81  Umsätze 19 %   18.420     Steuer  3.499,80", "Kz 81 is 18.420 (tax 3.499,80)."),
+        ("Kz 81 rounded to full euros (18.420,50 → 18.420)", "Kz 81 says 18.420 instead."),
+        ("BN-31  24.11.2026  08/2026  Zuschlag  35,00 €", "The 35,00 € are for August 2026."),
+        (
+            '{"status": "accepted", "received": "2026-12-02T18:14:37+01:00"}',
+            "The return was received at 17:14:37 UTC.",
+        ),
+        ('cannot load certificate key "/etc/nginx/tls/privkey.pem"', "It wanted .../privkey.pem."),
+    ],
+)
+def test_values_written_the_way_people_write_them_are_supported(result: str, summary: str) -> None:
+    assert kinds(check_summary(summary, evidence(result))) == []
+
+
+def test_a_share_written_as_a_fraction_supports_only_its_own_percentage() -> None:
+    index = evidence("val_acc=0.8705")
+    assert kinds(check_summary("Accuracy peaked at 87.05%.", index)) == []
+    assert kinds(check_summary("Accuracy peaked at 87.5%.", index)) == [(UNSUPPORTED, "87.5")]
+
+
+def test_a_thing_named_by_one_of_its_values_is_unverified_not_unsupported() -> None:
+    index = evidence("INFO run r-1 batch_size=64 lr=5e-5")
+    assert [f.kind for f in check_summary("The batch-64 run crashed.", index)] == [UNVERIFIED]
+    assert kinds(check_summary("The batch-32 run crashed.", index)) == [(UNSUPPORTED, "BATCH32")]
+
+
+def test_an_earlier_state_is_borne_out_by_an_earlier_result() -> None:
+    call = evidence_text("", [{"name": "renew_cert", "args": {"challenge": "dns-01"}}])
+    index = EvidenceIndex()
+    for n, result in enumerate(
+        (
+            "2026-05-02T08:01:14Z ERROR dns-01: www.example.org: no token found\n"
+            "result: FAILED (0 of 1 certificates renewed)",
+            "2026-05-02T08:09:49Z INFO  dns-01: authorization valid\n"
+            "result: OK (1 of 1 certificates renewed)",
+        )
+    ):
+        index.add(
+            EvidenceRef(f"f1:{2 * n}"),
+            index_message(call, role="assistant", call_names=["renew_cert"]),
+        )
+        index.add(EvidenceRef(f"f1:{2 * n + 1}"), index_message(result, tool_name="renew_cert"))
+    told = "Renewed on the second try: the {}DNS-01 validation failed for want of a token."
+    assert kinds(check_summary(told.format("first "), index)) == []
+    (finding,) = check_summary(told.format(""), index)
+    assert (finding.kind, finding.entity) == (CONTRADICTED, "DNS-01")
+
+
+def test_what_a_clause_leaves_out_is_not_what_it_is_about() -> None:
+    index = evidence(("f1:0", 'HTTP/1.1 403 Forbidden\n{"error": "forbidden"}', "dns_caa_set"))
+    told = "The CAA change was refused (403); everything but CAA is fixed."
+    assert kinds(check_summary(told, index)) == []
+    assert kinds(check_summary("The CAA change was refused (403); CAA is fixed.", index)) == [
+        (CONTRADICTED, "resolved")
+    ]
+
+
+def test_a_clause_is_about_the_result_that_holds_its_amount() -> None:
+    index = evidence(
+        ("f1:0", "PERIOD   AMOUNT      STATUS\n10/2026  2.318,40 €  paid", "tax_account"),
+        ("f1:1", '{"payment": "SEPA-1", "status": "scheduled"}', "payment_schedule"),
+    )
+    assert kinds(check_summary("The October prepayment of 2.318,40 € is paid.", index)) == []
+    assert kinds(check_summary("The payment is paid.", index)) == [(CONTRADICTED, "paid")]
+
+
+def test_a_level_any_result_of_the_operation_gives_is_no_contradiction() -> None:
+    index = evidence(
+        ("f1:0", "[09:03] ERROR run r-1 failed (exit code 1)", "train_model"),
+        ("f1:1", "run r-2 finished\nexit code 0", "train_model"),
+    )
+    assert kinds(check_summary("The first training crashed (exit code 1).", index)) == []
+    assert kinds(check_summary("The training ended with exit code 3.", index)) == [
+        (CONTRADICTED, "exit 3")
+    ]
+
+
+@pytest.mark.parametrize("said", ["0.07 lower in F1", "9 ms slower at p95", "12 points higher"])
+def test_a_number_before_a_comparative_is_a_difference(said: str) -> None:
+    index = evidence("MODEL  F1    P95_MS  SCORE\nv3     0.82  41      61\nv4     0.86  36      59")
+    (finding,) = check_summary(f"v3 is {said} than v4.", index)
+    assert finding.kind == UNVERIFIED
+    assert kinds(check_summary("v3 scored 0.07 in F1.", index)) == [(UNSUPPORTED, "0.07")]
+
+
+def test_the_total_a_part_is_of_may_be_the_sum_of_the_parts() -> None:
+    index = evidence("METRIC     STABLE   CANARY\nrequests   12,300   1,150")
+    (finding,) = check_summary("The canary took 1,150 of 13,450 requests.", index)
+    assert (finding.kind, finding.normalised) == (UNVERIFIED, "13450 request")
+    assert kinds(check_summary("The canary took 1,150 of 13,550 requests.", index)) == [
+        (UNSUPPORTED, "13550 request")
+    ]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    ["I pinged Marta Lindholm about the release.", "The PDF goes to Jörg Bäcker in parts."],
+)
+def test_people_contacted_and_accented_names_are_atoms(summary: str) -> None:
+    (name,) = [f for f in check_summary(summary, evidence("release approved by j.weber"))]
+    assert (name.kind, name.atom_kind) == (UNSUPPORTED, "name")
+    backed = evidence("owners: Marta Lindholm, Jörg Bäcker")
+    assert kinds(check_summary(summary, backed)) == []
