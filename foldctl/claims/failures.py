@@ -183,8 +183,7 @@ def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> s
     if _ERROR_HEAD_B.match(first.lower()) or _PROGRAM_ERROR.match(first):
         return first.decode("utf-8", "replace").strip()[:_LINE_MAX]
     if b"Traceback (most" in raw:
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        return lines[-1].strip()[:_LINE_MAX]
+        return _last_line(text)
     for probe in (_log_error, _http_error, _outcome_line, _exit_error):
         found = probe(raw, begin, write)
         if found is not None:
@@ -490,20 +489,17 @@ _PROGRAM_TAG: Final = lazy(r"([a-z][a-z0-9_.-]{2,30}):[ \t]")
 _NOT_PROGRAMS: Final = frozenset(
     words("error fatal panic warning warn info debug critical status result state exit http")
 )
-
-
 #: A traceback's exception line (``RuntimeError: CUDA out of memory``).
 _EXCEPTION_LINE: Final = lazy(rb"(?m)^[A-Z][\w.]{0,60}(?:Error|Exception)\b:")
 
 
 def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
-    """Every line of a tool result that reports its error, ``first`` (what
-    :func:`error_line` found) first, then each log line of level ERROR or worse, a
-    traceback's last line, a non-zero exit code's line, a failing ``status:``/``result:``
-    line, at most ``limit``: a summary may
-    tell the error by any of them ("the first run died with CUDA out of memory" of a log
-    whose first ERROR line only says the run failed).  Reads the first and last
-    :data:`_LINES_READ` characters."""
+    """Every line of a tool result that reports its error, at most ``limit``: ``first``
+    (what :func:`error_line` found), then each log line of level ERROR or worse, a
+    traceback's last line and exception lines, a non-zero exit code's line, a failing
+    ``status:``/``result:`` line.  A summary may tell the error by any of them ("the first
+    run died with CUDA out of memory" of a log whose first ERROR line only says the run
+    failed).  Reads the first and last :data:`_LINES_READ` characters."""
     found: list[str] = [first] if first else []
     if len(text) > 2 * _LINES_READ:
         text = text[:_LINES_READ] + "\n" + text[-_LINES_READ:]
@@ -522,9 +518,7 @@ def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
         if len(found) >= limit:
             return found
     if b"Traceback (most" in raw:
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        if lines:
-            add(lines[-1].strip()[:_LINE_MAX])
+        add(_last_line(text))
         for hit in _EXCEPTION_LINE.finditer(raw):  # "RuntimeError: CUDA out of memory"
             add(_line_of(raw, hit.start()))
     if b"xit" in raw or b"XIT" in raw:
@@ -536,6 +530,12 @@ def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
         if line is not None:
             add(line)
     return found
+
+
+def _last_line(text: str) -> str:
+    """A traceback's last line: the exception it ended with ("" for blank text)."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip()[:_LINE_MAX] if lines else ""
 
 
 def program_of(line: str) -> str | None:
