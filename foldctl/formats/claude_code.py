@@ -836,10 +836,10 @@ def _checkpoint(
     frames: dict[Container, list[int]] = {}
     summaries = summary_of.keys()
     for container, records in all_containers:
-        held = summaries & set(records)  # a record stands once in a container
-        if not held:
+        if summaries.isdisjoint(records):
             continue
-        found = sorted(records.index(r) for r in held)
+        # a record stands once in a container: index() finds it
+        found = sorted(records.index(r) for r in summaries & set(records))
         frames[container] = found
         for i in found:
             links[(container, i)] = summary_of[records[i]]
