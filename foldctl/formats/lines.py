@@ -16,6 +16,7 @@ from array import array
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, TypeVar, overload
 
+import msgspec
 import orjson
 
 from foldctl import jsoncodec
@@ -172,6 +173,13 @@ def decode_line(decode: Callable[[Any], _T], raw: Any, source: str, line: int) -
         return decode(raw)
     except RecursionError:
         pass
+    except msgspec.ValidationError:
+        # The typed decoder stops at the first value of the wrong type ("[1,2" is "an
+        # array"): a line that is not JSON at all is told as such, not as another shape.
+        why = json_error(raw)
+        if why is not None:
+            raise msgspec.DecodeError(why) from None
+        raise
     decode_record(bytes(raw), source, line)  # a line too deep: its error, naming the line
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * jsoncodec.MAX_DEPTH))
@@ -189,12 +197,21 @@ def _strict(raw: bytes | memoryview, source: str, line: int) -> Any:
         raise InputError(source, where, e.what) from None
 
 
-def not_json(data: Any, start: int, end: int) -> str:
-    """Why a line is not a record: what the JSON reader says of it."""
+def json_error(raw: Any) -> str | None:
+    """Why ``raw`` is not JSON to foldctl's reader, or None when it is (of any shape)."""
     try:
-        value = jsoncodec.loads(bytes(data[start:end]), "")
+        jsoncodec.loads(bytes(raw), "")
     except InputError as e:
         return e.what.removeprefix("not valid JSON: ")
+    return None
+
+
+def not_json(data: Any, start: int, end: int) -> str:
+    """Why a line is not a record: what the JSON reader says of it."""
+    why = json_error(data[start:end])
+    if why is not None:
+        return why
+    value = jsoncodec.loads(bytes(data[start:end]), "")
     return f"expected a JSON object, found {type_name(value)}"
 
 

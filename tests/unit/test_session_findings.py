@@ -35,3 +35,27 @@ def test_the_library_audit_says_the_same(tmp_path: Path) -> None:
         folder.mkdir()
         conversation = foldctl.open(write_jsonl(folder / name, records))
         assert code in {f.code for f in conversation.audit()}, code
+
+
+@pytest.mark.parametrize("sample", ["claude_code_session.jsonl", "codex_rollout.jsonl"])
+@pytest.mark.parametrize(
+    ("inserted", "code"),
+    [(b"[1,2", "bad-line"), (b'["cut', "bad-line"), (b"[1,2]", "schema"), (b'"text"', "schema")],
+)
+def test_a_line_that_starts_like_another_shape_is_told_by_whether_it_is_json(
+    sample: str, inserted: bytes, code: str, tmp_path: Path
+) -> None:
+    """A line the format's reader stops at its first value ("[1,2": an array) is a line
+    that is not JSON when it is not JSON at all (the file is partial), and a record of
+    another shape only when it is whole JSON."""
+    lines = (Path(__file__).parents[2] / "sample_checkpoints" / sample).read_bytes().splitlines()
+    path = tmp_path / sample
+    path.write_bytes(b"\n".join([*lines[:3], inserted, *lines[3:]]) + b"\n")
+    verify = run_cli("verify", "--format", "jsonl", str(path))
+    found = [json.loads(line) for line in verify.stdout.splitlines()]
+    assert [(f["code"], f["path"]) for f in found if f["code"] in ("bad-line", "schema")] == [
+        (code, "line 4")
+    ]
+    shown = run_cli("show", str(path))
+    assert shown.exit_code == 0
+    assert ("is partial: line 4 is not JSON" in shown.stderr) == (code == "bad-line")
