@@ -36,6 +36,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B (blind)": ("contracts", "fooddelivery", "property", "recruiting", "smarthome", "utilities"),
     "A2 (study)": ("dnsops", "mlops", "taxfiling"),
     "B2 (blind)": ("fleetmaint", "procurement", "ticketing"),
+    "A3 (study)": ("appstore", "mortgage", "railops"),
+    "B3 (blind)": ("dbadmin", "publishing", "solarfarm"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
