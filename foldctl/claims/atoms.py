@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
@@ -534,7 +534,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     (
         "B_range",
         r"(?<![\w.:/\u2212-])(?P<rlo>\d{1,6}(?:\.\d{1,3})?)"
-        r"(?: ?[\u2013\u2014] ?|-| to )(?P<rhi>\d{1,6}(?:\.\d{1,3})?)(?![\w:/-]|\.\d)",
+        r"(?: ?[\u2013\u2014] ?|-| to )(?P<rhi>\d{1,6}(?:\.\d{1,3})?)(?![\w/-]|[.:]\d)",
         "D",
     ),
     (
@@ -1083,9 +1083,11 @@ def _compound_duration(m: re.Match[str]) -> Atom | None:
 
 def _range(m: re.Match[str]) -> Atom | None:
     low, high = Decimal(m.group("rlo")), Decimal(m.group("rhi"))
-    if not low < high:
-        return None  # 2026-03 is a month, 10-5 no range
     joined = m.group()[len(m.group("rlo")) : m.start("rhi") - m.start()] == "-"
+    if not low < high:
+        if joined and _DIGIT_GROUPS.fullmatch(m.group()) and not _YEAR_MONTH.fullmatch(m.group()):
+            return _digit_groups(m)  # order 48213-7760: an identifier of two digit groups
+        return None  # 2026-03 is a month, 10-5 no range
     if joined and len(m.group("rhi")) - len(m.group("rlo")) >= 2:
         return None  # SKU 88-1204: an identifier, not a range
     label = _LAST_WORD.search(m.string, max(0, m.start() - 16), m.start())
@@ -1093,6 +1095,10 @@ def _range(m: re.Match[str]) -> Atom | None:
         return None  # PO 12-40, SKU 3-18: a code after its label
     value = f"{decimal_text(low)}-{decimal_text(high)}"
     return Atom(RANGE, m.group(), value, m.start(), m.end())
+
+
+_DIGIT_GROUPS: Final = lazy(r"\d{3,6}-\d{3,6}")
+_YEAR_MONTH: Final = lazy(r"(?:19|20)\d\d-(?:0[1-9]|1[0-2])")
 
 
 def _quantity(m: re.Match[str]) -> Atom | None:
@@ -1462,22 +1468,20 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         return (tuple(dict.fromkeys(forms)),)
     if kind == DATE:
         if value.startswith("--"):
-            return (_padded(int(value[5:7])),)
+            # a day and month with no year: its month token, or a dotted date of a year
+            # near today's (19.03.2026 is one token; the summary's "19 March" has no year)
+            return ((*_padded(int(value[5:7])), *_dotted_forms(int(value[5:7]), int(value[2:4]))),)
         year = value[:4]
         if len(value) == 7:
             return ((year, year + "."),)
         day, month = int(value[8:10]), int(value[5:7])
-        dotted = tuple(  # 15.03.2026 is one token
-            f"{d}.{m}.{year}{end}"
-            for d in dict.fromkeys((str(day), f"{day:02d}"))
-            for m in dict.fromkeys((str(month), f"{month:02d}"))
-            for end in ("", ".")
-        )
+        dotted = _dotted_forms(day, month, (year,))
         return ((year, year + ".", *dotted), (*_padded(day), *dotted))
     if kind == TIME:
         hour = int(value[:2])
         hours = set(_padded(hour)) | (set(_padded(hour - 12)) if hour > 12 else set())
         hours |= set(_padded(12)) if hour in (0, 12) else set()
+        hours |= set(_padded(hour + 12)) if _twelve_hour(atom.text) else set()
         offset = zone_offset(atom.text)
         if offset is not None:  # the same moment in any zone (its minutes pick it out)
             hours = {h for hour_ in range(24) for h in _padded(hour_)}
@@ -1487,6 +1491,21 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     if kind == IP:
         return ((value, value + "."),)
     return ()
+
+
+#: The years a day and month without one are looked up in, written day.month.year.
+_NEAR_YEARS: Final = tuple(str(y) for y in range(1990, 2051))
+
+
+def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> tuple[str, ...]:
+    """The one token a date written day.month.year is (``15.03.2026``, ``5.3.2026.``)."""
+    return tuple(
+        f"{d}.{m}.{year}{end}"
+        for year in years
+        for d in dict.fromkeys((str(day), f"{day:02d}"))
+        for m in dict.fromkeys((str(month), f"{month:02d}"))
+        for end in ("", ".")
+    )
 
 
 def _longest_run(text: str) -> str:
@@ -1639,9 +1658,14 @@ def number_around(text: str, start: int, end: int) -> list[tuple[int, int, Decim
     alone, and the whole number its thousands separators make of it (``1.204,50``, ``1
     204 311``), each with where it begins and ends."""
     readings: list[tuple[int, int, Decimal]] = []
-    token = to_decimal(text[start:end].rstrip("."))
+    written = text[start:end].rstrip(".")
+    token = to_decimal(written)
     if token is not None:
         readings.append((start, end, token))
+        if _GROUPED_DOTS.fullmatch(written):  # 22.988 kWh of a German table: 22988
+            grouped = to_decimal(written, grouped=True)
+            if grouped is not None:
+                readings.append((start, end, grouped))
     before = text[start - 2 : start] if start >= 2 else ""
     after = text[end : end + 2]
     if not (
@@ -1838,12 +1862,23 @@ def times_agree(claim: str, claim_text: str, seen: str, seen_text: str) -> bool:
     is that moment in UTC (a table's ``TRIGGERED (UTC)`` column)."""
     if seen.startswith(claim) or claim.startswith(seen):
         return True
+    if _twelve_hour(claim_text) and f"{int(claim[:2]) + 12:02d}{claim[2:]}" in (seen, seen[:5]):
+        return True  # "8:31 pm instead of 7:40": the evening's 19:40
     said, shown = zone_offset(claim_text), zone_offset(seen_text)
     if said is None and shown is None:
         return False
     minutes = int(claim[:2]) * 60 + int(claim[3:5]) - (said or 0)
     other = int(seen[:2]) * 60 + int(seen[3:5]) - (shown or 0)
     return minutes % 1440 == other % 1440
+
+
+_BARE_CLOCK: Final = lazy(r"(?:[1-9]|1[01]):[0-5]\d")
+
+
+def _twelve_hour(text: str) -> bool:
+    """Whether a time is written the way a twelve-hour clock is, with no am or pm: ``7:40``
+    (not ``07:40``, ``19:40``, ``7:40 am`` or ``7:40 UTC``)."""
+    return _BARE_CLOCK.fullmatch(text) is not None
 
 
 def dates_agree(claim: str, seen: str) -> bool:

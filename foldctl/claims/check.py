@@ -25,7 +25,15 @@ from foldctl.claims import failures as F
 from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
-from foldctl.claims.facts import LOG, ROW, Fact, entity_key, label_key, outcome_counts
+from foldctl.claims.facts import (
+    LOG,
+    RANK_AGREES_ONLY,
+    ROW,
+    Fact,
+    entity_key,
+    label_key,
+    outcome_counts,
+)
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
@@ -121,6 +129,8 @@ _ABBREVIATIONS: Final = frozenset(
         "sept oct nov dec rev fig prof"
     )
 )
+#: Abbreviations written only before a number ("no. 921 604 117", "fig. 3").
+_BEFORE_NUMBER: Final = frozenset(("no", "fig"))
 #: A run of end marks is tried from its first mark only, and taken whole (possessive),
 #: so a run that no space follows costs its length once, not its length squared.
 _SENTENCE_END: Final = lazy(r"(?<![.!?])[.!?]++[\"')\]]*+\s+|\n\s*")
@@ -166,8 +176,13 @@ def sentences(text: str) -> list[tuple[int, int]]:
             words = _LAST_TOKEN.findall(text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
             after_number = text[max(begin, match.start() - len(last) - 2) : match.start()][:1]
-            if (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())) and not (
-                after_number.isdigit()  # "in 840 ms." and "after 11 s." end a sentence
+            if (
+                (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()))
+                and not after_number.isdigit()  # "in 840 ms." and "after 11 s." end a sentence
+                # "no." and "fig." abbreviate only before their number: "the DPO said no."
+                and not (
+                    last in _BEFORE_NUMBER and not text[match.end() : match.end() + 1].isdigit()
+                )
             ):
                 continue
         end = match.start() + len(match.group().rstrip())
@@ -356,6 +371,8 @@ class _Check:
             _TIME_SPAN.search(text) or clocks >= 2 or (clocks and _RELATIVE_TO.search(text))
         ):
             return "a duration the summary may have worked out; not found as written"
+        if atom.kind == A.DURATION and self._between_clocks(atom):
+            return "the time between two clock times of one message; not stated there"
         if atom.kind == A.COUNT:
             number_text, _, lemma = atom.value.partition(" ")
             if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
@@ -381,7 +398,9 @@ class _Check:
         value = _numeric_value(atom)
         if value is not None and atom.kind in _NUMERIC and self._margin(atom):
             return "a difference the summary may have worked out; not found as written"
-        derivable = value is not None and atom.kind in _NUMERIC - {A.QUANTITY}
+        derivable = value is not None and (
+            atom.kind in _NUMERIC - {A.QUANTITY} or self._remainder(atom)
+        )
         if derivable and value is not None:
             if self._worked_out >= _WORKED_OUT_BUDGET:
                 return "one number too many to work out in one summary; not checked"
@@ -389,6 +408,27 @@ class _Check:
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
+
+    def _remainder(self, atom: Atom) -> bool:
+        """Whether a quantity is what is left of another ("81.6 GB of the 200 GB plan is
+        still free"): a difference, worked out like an amount."""
+        if atom.kind != A.QUANTITY:
+            return False
+        clause = self._clause_of(atom)
+        return _REMAINDER.search(self.summary, clause[0], clause[1]) is not None
+
+    def _between_clocks(self, atom: Atom) -> bool:
+        """Whether a duration is the time between two clock times of one of the last
+        results, or of a message the sentence draws on."""
+        seconds = Decimal(atom.value)
+        sentence = _containing(
+            self.sentences, self._sentence_starts, atom.start, self._clause_of(atom)
+        )
+        recent = self.index.recent_results(self.start, self.stop, _RECENT_CLOCKS)
+        # each result with the call that asked for it (a schedule set "22:30 to 06:30")
+        asked = [p - 1 for p in recent if p > self.start]
+        positions = dict.fromkeys([*recent, *asked, *self._about(atom, sentence)])
+        return any(D.between_clocks(seconds, self.index.text(p)) for p in positions)
 
     def _of_total(self, atom: Atom) -> bool:
         """Whether a count of 10 or more is the total a part is of ("4,581 of 45,807
@@ -451,7 +491,11 @@ class _Check:
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
             return True
-        if atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT) and not self._of_total(atom):
+        if (
+            atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT)
+            and not self._of_total(atom)
+            and not self._remainder(atom)
+        ):
             return False  # a count or a duration is made up of the summary's own numbers
         if atom.kind == A.PERCENT and not _SHARE_OF.match(self.summary, atom.end):
             return False  # a share of something named: "20.6% over the 2,000,000 included"
@@ -814,6 +858,26 @@ class _Check:
             return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
         return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
+    def _unowned_date(self, claim: Atom, key: str) -> bool:
+        """Whether a message in range gives the date ``claim`` says and gives it to no
+        other entity than ``key`` (a visit "on 9 March" that the request named): the
+        summary may tie it to the entity rightly, by what the rules cannot read."""
+        position = self.start
+        for _ in range(5):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return False
+            facts = self.index.facts(found)
+            if not any(
+                _agrees(claim, f)
+                for other, listed in facts.entities.items()
+                if other != key
+                for f in listed
+            ):
+                return True
+            position = found + 1
+        return False
+
     def _owned_by(self, claim: Atom, owner: str) -> bool:
         """Whether some message in range gives ``owner`` the amount ``claim`` says: an
         entity holds several amounts at once (a price, a proration, a total), so the last
@@ -885,7 +949,8 @@ class _Check:
                 position = stop = found
                 result = self.index.result_of(position, self.stop)
                 if result is not None:
-                    pending.append(position)
+                    if self.index.messages[result].error is None:
+                        pending.append(position)  # a call that failed changed nothing it asked
                     position = result
             facts = self.index.facts(position)
             values = facts.of(key, kind)
@@ -904,7 +969,9 @@ class _Check:
                 )
                 if kind == A.DATE and not owned and self.index.supports_at(claim, position):
                     return True  # the date is in that message, and no other entity's
-                latest = latest or (position, values)
+                decisive = [f for f in values if f.rank != RANK_AGREES_ONLY]
+                if decisive:
+                    latest = latest or (position, decisive)
                 continue
             if earlier:
                 if _status_verdict(said, values, position, present=self._present) is True:
@@ -934,6 +1001,8 @@ class _Check:
         if kind in (A.DATE, A.TIME):
             if any(_agrees(a, f) for a in clause_values if a.kind == kind for f in values):
                 return True  # the sentence also gives the evidence's date
+            if kind == A.DATE and self._unowned_date(claim, key):
+                return None  # the date is in the originals, no other thing's: it may be this one's
             return position, values[0]
         if any(_same_money(claim.value, f.value) for f in values):
             return True
@@ -1550,6 +1619,12 @@ _COMPARED: Final = lazy(
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4
+#: Words that say a quantity is what is left of another.
+_REMAINDER: Final = lazy(
+    r"(?i)\b(?:free|left|remaining|remains?|spare|headroom|to go|short of|unused)\b"
+)
+#: How many of the last results a duration is looked for between two clock times of.
+_RECENT_CLOCKS: Final = 30
 #: How many of one summary's numbers are tried as worked out from its originals (each
 #: try combines up to :data:`~foldctl.claims.derived.MAX_NUMBERS` numbers of several
 #: results); past it a number not found as written is ``unverified``, never

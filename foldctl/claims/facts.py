@@ -57,6 +57,9 @@ NUMBER: Final = "number"
 #: How much a status fact weighs against another of the same message: an outcome field
 #: outranks a lifecycle field; what a call asked outranks nothing.
 _RANK_OUTCOME, _RANK_STATUS, _RANK_ASKED = 2, 1, 0
+#: The rank of a date or time from a field whose name says nothing of what it dates
+#: (``effective``, ``promised``): it bears a claim out, it never contradicts one.
+RANK_AGREES_ONLY: Final = -1
 _OUTCOME_FIELDS: Final = frozenset(["conclusion", "outcome", "result", "verdict"])
 _ERROR_KEYS: Final = frozenset(["error", "errors", "exception", "error_message", "fault"])
 #: A ``reason:`` line after a status line says what the status really is (``State:
@@ -234,6 +237,14 @@ def walk_json(
         stack.extend((child, own, False, level + 1) for child, own in reversed(children))
 
 
+#: Fields that name another record than the object they are in (``"replaces":
+#: "RE-2025-0088120"`` of a new invoice): their entities are not what it is about.
+_OTHER_RECORD_KEYS: Final = frozenset(
+    "replaces replaced_by supersedes superseded_by previous parent original duplicate_of "
+    "related retry_of".split()
+)
+
+
 def _object_facts(
     value: dict[str, Any], inherited: list[str], facts: MessageFacts, *, top: bool, rank: int | None
 ) -> list[tuple[Any, list[str]]]:
@@ -242,7 +253,7 @@ def _object_facts(
     labels: list[str] = []
     for key, item in value.items():
         name = A.normalise_key(str(key))
-        if isinstance(item, str) and len(item) <= 300:
+        if isinstance(item, str) and len(item) <= 300 and name not in _OTHER_RECORD_KEYS:
             found = [entity_key(a) for a in _entities_in(item)]
             (named if A.is_id_key(name) else mentioned).extend(found)
             if name in _LABEL_KEYS and not found and 0 < len(item) <= 40 and " " not in item:
@@ -278,15 +289,17 @@ def _object_facts(
                 facts.add(subjects, fact)
             if not isinstance(item, dict | list):
                 continue
-        if A.is_date_key(name) and isinstance(item, str):
+        dated = A.is_date_key(name)
+        if isinstance(item, str) and (dated or _is_moment(item)):
+            moment_rank = _RANK_STATUS if dated else RANK_AGREES_ONLY
             for atom in A.extract_atoms(item):
                 if atom.kind == A.DATE:
-                    facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name))
+                    facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name, moment_rank))
                     clock = _clock_of(atom.text)
                     if clock is not None:
-                        facts.add(subjects, Fact(A.TIME, clock, atom.text, name))
+                        facts.add(subjects, Fact(A.TIME, clock, atom.text, name, moment_rank))
                 elif atom.kind == A.TIME:
-                    facts.add(subjects, Fact(A.TIME, atom.value, atom.text, name))
+                    facts.add(subjects, Fact(A.TIME, atom.value, atom.text, name, moment_rank))
             continue
         if isinstance(item, str) and len(item) <= 300 and not A.is_id_key(name):
             # an amount written with its currency is an amount, whatever the field is
@@ -305,6 +318,15 @@ def _object_facts(
 
 
 _CLOCK: Final = lazy(r"[T ](\d\d:\d\d)")
+
+
+def _is_moment(text: str) -> bool:
+    """Whether a field's value is a date or a time, whatever the field is called
+    (``"promised": "19:40"``, ``"term_end": "2026-06-30"``)."""
+    if not (0 < len(text) <= 40 and text[0].isdigit()):
+        return False
+    atoms = A.extract_atoms(text)
+    return bool(atoms) and atoms[0].start == 0 and atoms[0].kind in (A.DATE, A.TIME)
 
 
 def _clock_of(stamp: str) -> str | None:
@@ -578,14 +600,20 @@ def _kv_fact(
             elif atom.kind == A.TIME:
                 facts.add(targets, Fact(A.TIME, atom.value, atom.text, key))
         return True
-    for atom in after:
-        if atom.kind == A.MONEY:
+    amounts = [atom for atom in after if atom.kind == A.MONEY]
+    if amounts:  # an amount with its currency, wherever in the value ("1 cat (fee $35/mo)")
+        for atom in amounts:
             facts.add(targets, Fact(A.MONEY, atom.value, atom.text, key))
-        elif atom.kind in (A.NUMBER, A.QUANTITY, A.DURATION, A.LEVEL):
+        return False
+    for atom in after:
+        if atom.kind in (A.NUMBER, A.QUANTITY, A.DURATION, A.LEVEL):
             kind = NUMBER if atom.kind == A.NUMBER else atom.kind
             facts.add(targets, Fact(kind, atom.value, atom.text, key))
         elif atom.kind == A.COUNT:
             facts.add(targets, Fact(NUMBER, atom.value.split(" ", 1)[0], atom.text, key))
+        elif atom.kind in (A.DATE, A.TIME) and atom.start == offset:
+            # a field whose value is a date, whatever its name (term_end, effective)
+            facts.add(targets, Fact(atom.kind, atom.value, atom.text, key, RANK_AGREES_ONLY))
         else:
             continue
         break

@@ -48,7 +48,7 @@ ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         (
             "denied",
             r"denied|forbidden|unauthori[sz]ed|not authori[sz]ed|permission|declined|rejected|"
-            r"(?<!connection )refused|not allowed|\b40[123]\b",
+            r"(?<!connection )refused|not allowed|not permitted|\b40[123]\b",
         ),
         ("not_found", r"not found|no such|does not exist|doesn't exist|unknown \w+|\b404\b"),
         (
@@ -420,20 +420,26 @@ MENTION_TERMS: Final[dict[str, str]] = {
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
     r"turned (?:\w+ )?down|"
-    r"not allowed|blocked|lacks?|missing (?:a |the )?(?:role|permission|scope|access)|"
+    r"(?:not|never|\w*n't) (?:been )?(?:allowed|permitted)|blocked|lacks?|"
+    r"missing (?:a |the )?(?:role|permission|scope|access)|can only be \w+|"
+    r"only (?:the |its |their |a |an )?[\w -]{1,30}? (?:can|may|is allowed to)\b|"
     r"more than (?:a |an |the |their |his |her )?[\w -]{1,30}? (?:may|can|is allowed to)\b|"
     + _code("401|402|403"),
     "not_found": r"not found|missing|no such|does(?:n't| not) exist|found no|"
     r"no \w+ (?:\w+ )?(?:was |were )?found|" + _code("404"),
-    "conflict": r"conflict\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
+    "conflict": r"conflict\w*|clash\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
     r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"
-    r"no \w+ left|already (?:owns|has|holds|scheduled|claimed|reserved)|" + _code("409"),
+    r"no \w+ left|already (?:owns|has|holds|scheduled|claimed|reserved)|"
+    r"(?:is|was|were|are|already) (?:busy|booked up)|"
+    r"(?:nobody|no one|no-one) (?:was |is )?(?:free|available)|" + _code("409"),
     "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|"
     r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
     r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
-    "invalid": r"invalid|validation|malformed|bad request|" + _code("400|422"),
+    "invalid": r"invalid|validation|malformed|bad request|"
+    r"(?:below|under|above|over) (?:the |a )?(?:minimum|maximum)|"
+    r"(?:has|have|had|must|needs?) (?:to )?be at (?:least|most)|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
     r"died|dies|out[\s-]of[\s-]memory|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
@@ -447,9 +453,12 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
     r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
-    r"(?:first|initial|earlier|previous|original) (?:attempt|try)|"
-    r"(?:was|were|is|are|has|have)(?:n't| not) (?:been )?(?:posted|sent|delivered|loaded|saved|"
-    r"created|applied|accepted|queued|scheduled|booked|synced|imported|uploaded|published)",
+    r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
+    r"traceback|(?-i:[A-Z]\w*(?:Error|Exception))\b|(?:not|\w*n't) (?:been )?able to|"
+    r"(?:ran|runs|run) out\b(?! of)|"
+    r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
+    r"delivered|loaded|saved|created|applied|accepted|queued|scheduled|booked|synced|imported|"
+    r"uploaded|published|logged|recorded|filed|stored|registered)",
     "weak": r"errors?|exception|problem|issues?|warnings?",
 }
 #: Each class's words alone (a clause may hold words of several classes that overlap).

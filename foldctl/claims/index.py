@@ -360,10 +360,16 @@ class EvidenceIndex:
         return found
 
     def error_anchors(self, position: int) -> frozenset[str]:
-        """The entities an error result names, with those of the call just before it."""
+        """The entities an error result names, with those of the call just before it; of a
+        log (a result of several lines with lines that report the error), the entities of
+        those lines only (a sync's pushed interview is no anchor of its rejected check)."""
         cached = self._anchors.get(position)
         if cached is None:
-            texts = [self.text(position)[:2000]]
+            text = self.text(position)
+            lines = self.error_lines(position)
+            texts = (
+                ["\n".join(lines)] if lines and text.count("\n", 0, 2000) >= 3 else [text[:2000]]
+            )
             if position > 0 and self.messages[position - 1].call_names:
                 texts.append(self.text(position - 1)[-2000:])
             keys = {
@@ -447,8 +453,9 @@ class EvidenceIndex:
                     if key not in found.entities and own:
                         found.entities[key] = list(own)
                 found.subject = found.subject or list(asked)
-            if found.subject and self.messages[position].role == "tool":
-                # what the call asked is a fact of what the result is about (a lesser one)
+            if found.subject and self.messages[position].role == "tool" and error is None:
+                # what the call asked is a fact of what the result is about (a lesser one);
+                # a call that failed did not do what it asked
                 for key, facts in asked_facts(self.call_args(position)).items():
                     for fact in facts:
                         found.add(found.subject, fact)

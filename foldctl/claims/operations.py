@@ -108,6 +108,11 @@ _VERB_NOUNS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+#: Verbs whose object is what they send (``send_email``, ``send_sms``): a summary names
+#: the operation by the thing sent.
+_SENDERS: Final = frozenset(_words("send"))
+
+
 def is_getter(tool_name: str | None) -> bool:
     """Whether a tool's name says it fetches (``read_log``, ``get_invoice``)."""
     found = tool_words(tool_name) if tool_name else ()
@@ -125,6 +130,8 @@ def operation_words(tool: str) -> frozenset[str]:
     head = found[0]
     if head in GETTERS or head in CREATORS:
         chosen = found[1:] or found
+    elif head in _SENDERS:
+        chosen = (head, *_VERB_NOUNS.get(head, ()), *found[1:])  # "the email went through"
     elif head in WRITE_VERBS:
         chosen = (head, *_VERB_NOUNS.get(head, ()))
     else:
