@@ -1663,9 +1663,9 @@ def number_around(text: str, start: int, end: int) -> list[tuple[int, int, Decim
     if token is not None:
         readings.append((start, end, token))
         if _GROUPED_DOTS.fullmatch(written):  # 22.988 kWh of a German table: 22988
-            grouped = to_decimal(written, grouped=True)
-            if grouped is not None:
-                readings.append((start, end, grouped))
+            thousands = to_decimal(written, grouped=True)
+            if thousands is not None:
+                readings.append((start, end, thousands))
     before = text[start - 2 : start] if start >= 2 else ""
     after = text[end : end + 2]
     if not (

@@ -240,8 +240,10 @@ def walk_json(
 #: Fields that name another record than the object they are in (``"replaces":
 #: "RE-2025-0088120"`` of a new invoice): their entities are not what it is about.
 _OTHER_RECORD_KEYS: Final = frozenset(
-    "replaces replaced_by supersedes superseded_by previous parent original duplicate_of "
-    "related retry_of".split()
+    A.words(
+        "replaces replaced_by supersedes superseded_by previous parent original duplicate_of "
+        "related retry_of"
+    )
 )
 
 

@@ -427,7 +427,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     + _code("401|402|403"),
     "not_found": r"not found|missing|no such|does(?:n't| not) exist|found no|"
     r"no \w+ (?:\w+ )?(?:was |were )?found|" + _code("404"),
-    "conflict": r"conflict\w*|clash\w*|already (?:exist\w*|taken|booked|in use|running)|duplicate key|"
+    "conflict": r"conflict\w*|clash\w*|already (?:exist\w*|taken|booked|in use|running)|"
+    r"duplicate key|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
     r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"

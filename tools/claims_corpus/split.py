@@ -33,7 +33,14 @@ from tools.claims_heldout import (
 #: are not.
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
-    "B (study from round 22)": ("contracts", "fooddelivery", "property", "recruiting", "smarthome", "utilities"),
+    "B (study from round 22)": (
+        "contracts",
+        "fooddelivery",
+        "property",
+        "recruiting",
+        "smarthome",
+        "utilities",
+    ),
     "A2 (study)": ("dnsops", "mlops", "taxfiling"),
     "B2 (blind)": ("fleetmaint", "procurement", "ticketing"),
     "A3 (study)": ("appstore", "mortgage", "railops"),
