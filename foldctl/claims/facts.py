@@ -575,7 +575,7 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 continue
             if _kv_fact(key, kv.group("value"), atoms, offset, value_entities or subject, facts):
                 continue
-        _line_facts(atoms, entities, facts, short=len(line.split()) <= 6)
+        _line_facts(atoms, entities, facts, short=len(line.split()) <= 6, prose=_is_prose(line))
 
 
 def _kv_fact(
@@ -678,14 +678,30 @@ def _looks_like_time(kv: re.Match[str]) -> bool:
     return kv.group("key").strip().isdigit()
 
 
+def _is_prose(line: str) -> bool:
+    """Whether a line is sentences, not a row: more than one sentence, or many words."""
+    return len(line.split()) > _ROW_WORDS or _SENTENCE_BREAK.search(line) is not None
+
+
+#: A row of a listing has at most this many words; a line of more is prose.
+_ROW_WORDS: Final = 16
+_SENTENCE_BREAK: Final = lazy(r"[a-z)][.;!?] +[A-Z]")
+
+
 def _line_facts(
-    atoms: list[Atom], entities: list[Atom], facts: MessageFacts, *, short: bool = False
+    atoms: list[Atom],
+    entities: list[Atom],
+    facts: MessageFacts,
+    *,
+    short: bool = False,
+    prose: bool = False,
 ) -> None:
     """A prose line's statuses, amounts and levels go to the nearest entity on it; its
-    dates too when the line is a row (it starts with the entity: ``CH-5531  2026-03-14``)."""
+    dates too when the line is a row (it starts with the entity: ``CH-5531  2026-03-14``;
+    a paragraph that happens to start with one is no row)."""
     if not entities:
         return
-    row = atoms[0] is entities[0]
+    row = atoms[0] is entities[0] and not prose
     # a row (it starts with its entity) or a short status line ("payment PAY-1 scheduled")
     # states; a sentence of prose narrates
     key = ROW if row or short else None

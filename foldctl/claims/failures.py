@@ -217,12 +217,21 @@ def _log_error(raw: bytes, begin: int, write: bool) -> str | None:
 
 
 def _http_error(raw: bytes, begin: int, write: bool) -> str | None:
-    """An HTTP status that says the call failed: 5xx, 429, or a 4xx to a write."""
+    """An HTTP status that says the call failed: 5xx, 429, a status only a write is
+    answered with (409 Conflict, 422 Unprocessable, 423 Locked), or a 4xx to a write (the
+    tool's name says so, or the result echoes the request: ``POST /api/v3/possessions``)."""
+    write = write or _WRITE_REQUEST.match(raw, begin) is not None
     for hit in _HTTP_STATUS.finditer(raw, begin):
         code = int(hit.group("code"))
-        if code >= 500 or code == 429 or (write and code >= 400):
+        if code >= 500 or code in _WRITE_ONLY_CODES or (write and code >= 400):
             return _line_of(raw, hit.start())
     return None
+
+
+#: HTTP statuses that answer only a request that changes something, and 429.
+_WRITE_ONLY_CODES: Final = frozenset((409, 422, 423, 429))
+#: A result that starts with the request it answers, made with a method that writes.
+_WRITE_REQUEST: Final = lazy(rb"(?:POST|PUT|PATCH|DELETE) /")
 
 
 def _exit_error(raw: bytes, begin: int, write: bool) -> str | None:

@@ -360,16 +360,10 @@ class EvidenceIndex:
         return found
 
     def error_anchors(self, position: int) -> frozenset[str]:
-        """The entities an error result names, with those of the call just before it; of a
-        log (a result of several lines with lines that report the error), the entities of
-        those lines only (a sync's pushed interview is no anchor of its rejected check)."""
+        """The entities an error result names, with those of the call just before it."""
         cached = self._anchors.get(position)
         if cached is None:
-            text = self.text(position)
-            lines = self.error_lines(position)
-            texts = (
-                ["\n".join(lines)] if lines and text.count("\n", 0, 2000) >= 3 else [text[:2000]]
-            )
+            texts = [self.text(position)[:2000]]
             if position > 0 and self.messages[position - 1].call_names:
                 texts.append(self.text(position - 1)[-2000:])
             keys = {
