@@ -825,8 +825,12 @@ class _Check:
             if said_family is None or seen_family is None:
                 return False
             ends = {V.DONE, V.FAILED}
-            if {said_family.polarity, seen_family.polarity} == ends:
-                return True  # "restored successfully" of a restore that failed
+            if {said_family.polarity, seen_family.polarity} == ends and (
+                entity is None or fact.key is not None
+            ):
+                # "restored successfully" of a restore that failed (not a word of prose
+                # that the nearest entity was given: "RRB-77412 ... the PIDS update failed")
+                return True
             key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
             stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
             if entity is None:  # of an operation: a definite outcome against a stated one

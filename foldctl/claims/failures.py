@@ -427,7 +427,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"never (?:answered|responded|replied|returned|finished)|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
-    "denied": r"denied|deny|declined|rejected|refused|forbidden|unauthori[sz]ed|permission|"
+    "denied": r"denied|deny|declined|rejected|refus\w*|forbidden|unauthori[sz]ed|permission|"
     r"turned (?:\w+ )?down|"
     r"(?:not|never|\w*n't) (?:been )?(?:allowed|permitted)|blocked|lacks?|"
     r"missing (?:a |the )?(?:role|permission|scope|access)|can only be \w+|"
@@ -435,7 +435,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"more than (?:a |an |the |their |his |her )?[\w -]{1,30}? (?:may|can|is allowed to)\b|"
     + _code("401|402|403"),
     "not_found": r"not found|missing|no such|does(?:n't| not) exist|found no|"
-    r"no \w+ (?:\w+ )?(?:was |were )?found|" + _code("404"),
+    r"no \w+ (?:\w+ )?(?:was |were )?found|no (?:match|record|result|entry|hit)(?:es|s)?\b|"
+    + _code("404"),
     "conflict": r"conflict\w*|clash\w*|already (?:exist\w*|taken|booked|in use|running)|"
     r"duplicate key|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
@@ -444,12 +445,14 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"no \w+ left|already (?:owns|has|holds|scheduled|claimed|reserved)|"
     r"(?:is|was|were|are|already) (?:busy|booked up)|"
     r"(?:nobody|no one|no-one) (?:was |is )?(?:free|available)|" + _code("409"),
-    "unavailable": r"unavailable|(?:is|was|went) down|outage|unreachable|gone|"
+    "unavailable": r"unavailable|(?:is|was|were|are|went) (?:offline|off-line)|"
+    r"(?:is|was|went) down|outage|unreachable|gone|"
     r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
     r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
     "invalid": r"invalid|validation|malformed|bad request|"
     r"(?:below|under|above|over) (?:the |a )?(?:minimum|maximum)|"
-    r"(?:has|have|had|must|needs?) (?:to )?be at (?:least|most)|" + _code("400|422"),
+    r"(?:has|have|had|must|needs?) (?:to )?be at (?:least|most)|"
+    r"too (?:long|short|large|big|small|many|few|high|low)\b|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
     r"died|dies|out[\s-]of[\s-]memory|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
@@ -464,6 +467,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
     r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
     r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
+    r"(?:did|does|do|was|were|is|are|has|have)(?:n't| not)(?= *[(,;.:]| *$)|"
+    r"(?:sent|tried|submitted|resubmitted|retried) again|"
     r"traceback|(?-i:[A-Z]\w*(?:Error|Exception))\b|(?:not|\w*n't) (?:been )?able to|"
     r"(?:ran|runs|run) out\b(?! of)|"
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
