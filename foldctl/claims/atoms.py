@@ -497,7 +497,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     (
         "B_mdy",
         rf"(?P<mm>\b(?:{_MONTH}))\.? (?P<md>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<my>\d{{4}}))?"
-        r"(?![\w:])",
+        r"(?![\w:]|[.,]\d)",  # "APR 6.712%" is no date
         "U",
     ),
     ("B_my", rf"(?P<ymm>\b(?:{_MONTH}))\.?,? (?P<yy>\d{{4}})(?![\w])", "U"),
@@ -558,7 +558,12 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         rf"(?<![\w.])(?P<ac>{_NUM})[ \u202f\u00a0]?(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b",
         "D",
     ),
-    ("B_pct", rf"(?<![\w.])(?P<pct>{_NUM}) ?(?:%| percent\b)", "D"),
+    # a share with a decimal comma too: 98,61 %
+    (
+        "B_pct",
+        rf"(?<![\w.,])(?P<pct>\d{{1,3}},\d{{1,3}}(?![\d,])|{_NUM})[ \u202f\u00a0]?(?:%| percent\b)",
+        "D",
+    ),
     (  # a decimal comma too: 12,5 kWh
         "B_qty",
         rf"(?<![\w.,])(?P<qn>\d{{1,4}},\d{{1,2}}(?![\d,])|{_NUM}) ?(?P<qu>{_QUNITS})(?![\w/])",

@@ -811,8 +811,10 @@ class _Check:
         if claim.kind == A.STATUS:
             if _CONDITION.search(self.summary[max(clause[0], claim.start - 40) : claim.start]):
                 return False  # a plan or a condition: "will clear once the change is paid"
-            if _REPORTED.match(after):
-                return False
+            if _REPORTED.match(after) or _TRANSITIVE.match(after):
+                return False  # "returned 503", "approved the file": what one did, not a state
+            if _HEDGED.search(self.summary, max(clause[0], claim.start - 12), claim.start):
+                return False  # "mostly worked": part of it did
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
             if _ATTRIBUTIVE.search(before):
                 return False  # "the failed payment": a word of a noun, not a claim
@@ -845,12 +847,12 @@ class _Check:
         if claim.kind == A.MONEY:
             attribute = self._attribute(claim) - _GENERIC_MONEY_WORDS
             key = A.normalise_key(fact.key) if fact.key else ""
+            if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
+                return False  # "$24.00 a month" is a rate; the originals' value is no rate
             if attribute and key and attribute & set(key.split("_")):
                 return True
             if self._owned_elsewhere(claim, entity):
                 return True  # the value belongs to another entity: the option not chosen
-            if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
-                return False  # "$24.00 a month" is a rate; the originals' value is no rate
             return bool(key) and (A.is_amount_key(key) or key == ROW) and not attribute
         return fact.key is not None
 
@@ -1595,8 +1597,15 @@ _COPULAS: Final = frozenset(_words("is was are were been be has have had being")
 _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
 #: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
 _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
+#: After a status word, an object: the word is what the subject did to it ("DU approved
+#: the file", "The Work Number returned no record"), not the state of an entity.
+_TRANSITIVE: Final = lazy(
+    r"\s{1,3}(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
+)
+#: Just before a status word, a hedge: only part of it is said ("mostly worked").
+_HEDGED: Final = lazy(r"\b(?:mostly|partly|partially|largely|almost|nearly|half)\s+$", re.I)
 #: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
-_RATE: Final = lazy(r"\s{0,2}(?:a|an|per|each|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
+_RATE: Final = lazy(r"\s{0,2}(?:(?:a|an|per|each)\b|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
 #: Words of an amount that name no attribute of it ("refund RF-1 of $480").
 _GENERIC_MONEY_WORDS: Final = frozenset(_words("refund amount charge charged paid cost price"))
 _RATE_KEY: Final = lazy(r"price|rate|unit|per|each|monthly|nightly|daily|hourly|fee")

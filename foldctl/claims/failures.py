@@ -469,6 +469,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
     r"(?:did|does|do|was|were|is|are|has|have)(?:n't| not)(?= *[(,;.:]| *$)|"
     r"(?:sent|tried|submitted|resubmitted|retried) again|"
+    r"(?:\w+n't|not) (?:yet )?(?:clear|pass|succeed|complete|finish|go through)\w*|"
     r"traceback|(?-i:[A-Z]\w*(?:Error|Exception))\b|(?:not|\w*n't) (?:been )?able to|"
     r"(?:ran|runs|run) out\b(?! of)|"
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
