@@ -788,3 +788,176 @@ def test_people_contacted_and_accented_names_are_atoms(summary: str) -> None:
     assert (name.kind, name.atom_kind) == (UNSUPPORTED, "name")
     backed = evidence("owners: Marta Lindholm, Jörg Bäcker")
     assert kinds(check_summary(summary, backed)) == []
+
+
+# --------------------------------------------------------------------------- rounds 22 on
+
+
+def test_a_day_and_month_without_a_year_is_found_in_a_dotted_date() -> None:
+    index = evidence('{"order": "MW-1", "slot": "19.03.2026 08:00", "status": "booked"}')
+    assert kinds(check_summary("The meter check is on 19 March.", index)) == []
+    assert kinds(check_summary("The meter check is on 18 March.", index)) == [
+        (UNSUPPORTED, "--03-18")
+    ]
+
+
+def test_a_field_whose_value_is_a_date_bears_out_its_entitys_date() -> None:
+    index = evidence(
+        "contract:  CTR-2024-0187\nstatus:    active\nterm_end:  2026-06-30",
+        '{"contract": "CTR-2024-0187", "due": "2026-04-24", "status": "scheduled"}',
+    )
+    assert kinds(check_summary("CTR-2024-0187 ends on 2026-06-30.", index)) == []
+    assert kinds(check_summary("CTR-2024-0187 ends on 2026-07-30.", index)) == [
+        (CONTRADICTED, "2026-07-30")
+    ]
+
+
+def test_two_digit_groups_are_one_identifier() -> None:
+    index = evidence('{"order": "48213-7760", "status": "delivered"}')
+    assert kinds(check_summary("- Order 48213-7760: delivered.", index)) == []
+    assert kinds(check_summary("- Order 48213-7761: delivered.", index)) == [
+        (UNSUPPORTED, "482137761")
+    ]
+
+
+def test_a_bare_clock_time_may_be_the_evenings() -> None:
+    index = evidence('{"order": "SO-1", "promised": "19:40", "delivered": "20:31"}')
+    assert kinds(check_summary("It came at 8:31 pm instead of 7:40.", index)) == []
+    assert kinds(check_summary("It came at 8:31 pm instead of 7:50.", index)) == [
+        (UNSUPPORTED, "07:50")
+    ]
+
+
+def _call_and_result(tool: str, args: dict[str, Any], result: str) -> list[tuple[str, str, str]]:
+    return [
+        ("call", evidence_text("", [{"name": tool, "args": args}]), tool),
+        ("tool", result, tool),
+    ]
+
+
+def _index_of(*messages: tuple[str, str, str]) -> EvidenceIndex:
+    index = EvidenceIndex()
+    for n, (role, text, tool) in enumerate(messages):
+        atoms = (
+            index_message(text, role="assistant", call_names=[tool])
+            if role == "call"
+            else index_message(text, tool_name=tool)
+        )
+        index.add(EvidenceRef(f"f1:{n}"), atoms)
+    return index
+
+
+def test_what_a_failed_call_asked_is_no_fact_of_its_entity() -> None:
+    listing = ("tool", "WO        STATUS\nWO-88341  open\nWO-88102  closed", "list_work_orders")
+    update = ("update_work_order", {"wo": "WO-88341", "status": "scheduled"})
+    failed = _index_of(listing, *_call_and_result(*update, "HTTP/1.1 504 Gateway Timeout"))
+    told = "The update timed out (504); WO-88341 still shows open."
+    assert kinds(check_summary(told, failed)) == []
+    done = _index_of(listing, *_call_and_result(*update, '{"wo": "WO-88341", "status": "closed"}'))
+    assert kinds(check_summary("WO-88341 still shows open.", done)) == [(CONTRADICTED, "open")]
+
+
+def test_a_paragraph_that_starts_with_an_entity_is_no_row() -> None:
+    recap = (
+        "4.11.2 stays paused at 10% (crash-free users 98.61%). The Play upload failed on "
+        "versionCode 41200, and the Play listing edit was refused (403)."
+    )
+    prose = EvidenceIndex()
+    prose.add(EvidenceRef("f1:0"), index_message(recap, role="assistant"))
+    assert CONTRADICTED not in [f.kind for f in check_summary("4.11.2 is paused at 10%.", prose)]
+    row = evidence("VERSION  STATUS    DAY\n4.11.2   refused   4")
+    assert kinds(check_summary("4.11.2 is paused.", row)) == [(CONTRADICTED, "pending")]
+
+
+@pytest.mark.parametrize(
+    ("result", "tool"),
+    [
+        ("POST /api/v3/possessions HTTP/1.1\nHTTP/1.1 404 Not Found", "possession_request"),
+        ('HTTP/1.1 409 Conflict\n{"error": "possession_conflict"}', "possession_request"),
+        ("HTTP/1.1 422 Unprocessable Entity", "lookup_rates"),
+    ],
+)
+def test_a_status_only_a_write_is_answered_with_fails_the_call(result: str, tool: str) -> None:
+    index = evidence(("f1:0", result, tool))
+    assert [f.kind for f in check_summary("All done.", index)] == [DROPPED]
+    assert (
+        kinds(check_summary("All done.", evidence(("f1:0", "HTTP/1.1 404 Not Found", tool)))) == []
+    )
+
+
+def test_a_duration_between_two_clock_times_is_worked_out() -> None:
+    index = evidence(
+        "19:09:14 INFO offered to CR-6103\n19:52:18 INFO picked up\n20:31:05 INFO delivered"
+    )
+    (finding,) = check_summary("The courier took 39 minutes from pickup to the door.", index)
+    assert finding.kind == UNVERIFIED
+    assert kinds(check_summary("The courier took 52 minutes from pickup to the door.", index)) == [
+        (UNSUPPORTED, "3120")
+    ]
+
+
+def test_a_quantity_left_over_is_worked_out() -> None:
+    index = evidence("plan:  Clips 30\nused:  118.4 GB of 200 GB (59.2%)")
+    (finding,) = check_summary("81.6 GB of the 200 GB plan is still free.", index)
+    assert finding.kind == UNVERIFIED
+    assert kinds(check_summary("91.6 GB of the 200 GB plan is still free.", index)) == [
+        (UNSUPPORTED, "91.6 GB")
+    ]
+
+
+def test_no_abbreviates_only_before_a_number() -> None:
+    from foldctl.claims.check import sentences
+
+    text = "The DPO office said no. I set a reminder."
+    assert [text[s:e] for s, e in sentences(text)] == [
+        "The DPO office said no.",
+        "I set a reminder.",
+    ]
+    text = "Nordlys Data AS (no. 921 604 117) signed."
+    assert len(sentences(text)) == 1
+
+
+@pytest.mark.parametrize(
+    ("result", "tool", "mention"),
+    [
+        ("HTTP/1.1 403 Forbidden", "set_item_availability", "I wasn't allowed to change the menu."),
+        ("HTTP/1.1 403 Forbidden", "set_item_availability", "Only the restaurant can change it."),
+        ('HTTP/1.1 409 Conflict\n{"busy": ["j.keller"]}', "schedule_interview", "It clashed."),
+        ("HTTP/1.1 409 Conflict", "schedule_interview", "j.keller was busy then."),
+        (
+            "HTTP/1.1 422 Unprocessable Entity",
+            "create_payment_plan",
+            "Six months fell below the minimum.",
+        ),
+        ("HTTP/1.1 503 Service Unavailable", "rate_lock_extend", "The lock desk was offline."),
+        (
+            '{"ok": false, "condition_id": "C-121", "error": "document_unsigned"}',
+            "condition_clear",
+            "C-121 didn't clear.",
+        ),
+        (
+            "Traceback (most recent call last):\nKeyError: 'LDN-SE'",
+            "log_quality_issue",
+            "A KeyError stopped it.",
+        ),
+    ],
+)
+def test_trouble_told_in_other_words_mentions_the_error(
+    result: str, tool: str, mention: str
+) -> None:
+    index = evidence(("f1:0", result, tool))
+    assert [f.kind for f in check_summary("All done.", index)] == [DROPPED]
+    assert kinds(check_summary(mention, index)) == []
+
+
+def test_a_status_word_with_an_object_after_it_is_no_state() -> None:
+    index = evidence('{"check": "BGC-1", "status": "in_progress"}')
+    told = check_summary("BGC-1: the ATS rejected the package name.", index)
+    assert CONTRADICTED not in [f.kind for f in told]
+    assert kinds(check_summary("BGC-1 was rejected.", index)) == [(CONTRADICTED, "rejected")]
+
+
+def test_a_hedged_status_is_no_end() -> None:
+    index = evidence('{"upload": "UP-12", "status": "failed"}')
+    assert CONTRADICTED not in [f.kind for f in check_summary("UP-12 mostly worked.", index)]
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("UP-12 worked.", index))
