@@ -4,7 +4,7 @@ change, and blind halves scored only in totals (docs/claims.md, "The written fam
 Usage::
 
     python -m tools.claims_corpus.split             per-kind P/R on each half, end to end
-    python -m tools.claims_corpus.split --study     and every false alarm and miss of A and A2
+    python -m tools.claims_corpus.split --study     and every false alarm and miss of a study half
 
 A study finding is printed one a line: the case, fp/fn, the kind, the atom as the summary
 wrote it, and why (the entity, what the originals say, the atom's normalised value).
@@ -29,8 +29,9 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A and A2 are read, B and B2
-#: are not.
+#: it) by name in alphabetical order, taking every other one: A, A2 and A3 are read, B2
+#: and B3 are not; B was blind through round 21 and is read from round 22
+#: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
     "B (study from round 22)": (
@@ -101,7 +102,9 @@ def score_half(families: Sequence[Family], *, study: bool = False) -> tuple[dict
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
-    parser.add_argument("--study", action="store_true", help="print A's false alarms and misses")
+    parser.add_argument(
+        "--study", action="store_true", help="print the study halves' false alarms and misses"
+    )
     args = parser.parse_args(argv)
     for label, half in halves(load_families()).items():
         scores, flagged = score_half(half, study=args.study and "study" in label)
