@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Final
 
@@ -1445,8 +1445,15 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
         if kind == PERCENT and 0 < amount <= 100:
-            # a share may be written as a fraction ("0.8705" for 87.05%)
-            return ((*number_spellings(amount), *number_spellings(amount / 100)),)
+            # a share may be written as a fraction ("0.8705" for 87.05%), or rounded to
+            # the places written ("23,1 %" of 23.13%)
+            return (
+                (
+                    *number_spellings(amount),
+                    *number_spellings(amount / 100),
+                    *(f"{v}" for v in _one_place_more(amount, _places_of(atom.text))),
+                ),
+            )
         return (number_spellings(amount),)
     if kind == QUANTITY:
         amount = Decimal(value.split(" ", 1)[0])
@@ -1511,6 +1518,29 @@ def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> t
         for m in dict.fromkeys((str(month), f"{month:02d}"))
         for end in ("", ".")
     )
+
+
+_PLACES: Final = lazy(r"\d[.,](\d+)")
+
+
+def _places_of(written: str) -> int:
+    """How many decimal places a number is written with (``23,1 %`` -> 1)."""
+    match = _PLACES.search(written)
+    return len(match.group(1)) if match is not None else 0
+
+
+def _rounded(value: Decimal, places: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _one_place_more(amount: Decimal, places: int) -> list[Decimal]:
+    """The numbers of one more decimal place that round to ``amount`` (23.1 -> 23.05 ...
+    23.14): how a share the originals give more exactly may be written."""
+    if places > 3:
+        return []
+    step = Decimal(1).scaleb(-(places + 1))
+    low = amount - 5 * step
+    return [low + n * step for n in range(10)]
 
 
 def _longest_run(text: str) -> str:
@@ -1715,8 +1745,17 @@ def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decim
         )
     currency, amount = parse_money(claim.value)
     if kind == PERCENT and seen != amount:
-        # a share written as a fraction: "accuracy 0.8705" is 87.05%
-        return 0 < seen < 1 and text[begin : begin + 2] in ("0.", ".") and seen * 100 == amount
+        # a share written as a fraction: "accuracy 0.8705" is 87.05%; or the share rounded
+        # to the places the summary wrote ("23,1 %" of 23.13%)
+        if 0 < seen < 1 and text[begin : begin + 2] in ("0.", ".") and seen * 100 == amount:
+            return True
+        places = _places_of(claim.text)
+        exponent = seen.as_tuple().exponent
+        return (
+            isinstance(exponent, int)
+            and -exponent == places + 1
+            and _rounded(seen, places) == amount
+        )
     if seen != amount:
         return False
     if currency:

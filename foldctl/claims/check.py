@@ -815,6 +815,8 @@ class _Check:
                 return False  # "returned 503", "approved the file": what one did, not a state
             if _HEDGED.search(self.summary, max(clause[0], claim.start - 12), claim.start):
                 return False  # "mostly worked": part of it did
+            if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
+                return False  # "C-140 cleared (the first order timed out)": the aside's own
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
             if _ATTRIBUTIVE.search(before):
                 return False  # "the failed payment": a word of a noun, not a claim
@@ -1600,8 +1602,11 @@ _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
 #: After a status word, an object: the word is what the subject did to it ("DU approved
 #: the file", "The Work Number returned no record"), not the state of an entity.
 _TRANSITIVE: Final = lazy(
-    r"\s{1,3}(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
+    r"\s{1,3}(?:(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
+    r"|[A-Z][a-z])"  # "returned Refer with Caution"
 )
+#: Before a status word, an aside with a subject of its own: "(the first order timed out)".
+_ASIDE_SUBJECT: Final = lazy(r"\((?:the|a|an|its|their|his|her|our)\s[^()]{1,40}$", re.I)
 #: Just before a status word, a hedge: only part of it is said ("mostly worked").
 _HEDGED: Final = lazy(r"\b(?:mostly|partly|partially|largely|almost|nearly|half)\s+$", re.I)
 #: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").

@@ -287,9 +287,13 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         DONE,
         "ticket",
         2,
-        "resolved | closed | solved | fixed | mitigated | remediated",
+        "resolved | closed | solved | fixed | mitigated | remediated | cleared",
         "",
-        (("VULN-1 is mitigated", "resolved"), ("open -> solved", "resolved")),
+        (
+            ("VULN-1 is mitigated", "resolved"),
+            ("open -> solved", "resolved"),
+            ("fault FLT-1 CLEARED", "resolved"),
+        ),
     ),
     _family(
         "merged",

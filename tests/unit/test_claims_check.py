@@ -961,3 +961,24 @@ def test_a_hedged_status_is_no_end() -> None:
     index = evidence('{"upload": "UP-12", "status": "failed"}')
     assert CONTRADICTED not in [f.kind for f in check_summary("UP-12 mostly worked.", index)]
     assert (CONTRADICTED, "succeeded") in kinds(check_summary("UP-12 worked.", index))
+
+
+def test_a_share_may_be_written_rounded_to_the_places_shown() -> None:
+    index = evidence("front-end DTI: 23.13%\nback-end DTI: 30.38%")
+    assert kinds(check_summary("The ratios are 23,1 % and 30,4 %.", index)) == []
+    assert kinds(check_summary("The ratios are 23,2 % and 30,4 %.", index)) == [
+        (UNSUPPORTED, "23.2")
+    ]
+
+
+def test_a_status_in_an_aside_with_its_own_subject_is_weak() -> None:
+    index = evidence('{"condition": "C-140", "status": "cleared"}')
+    told = "C-140 is cleared (the first order timed out)."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert (CONTRADICTED, "failed") in kinds(check_summary("C-140 timed out.", index))
+
+
+def test_a_status_word_before_a_capitalised_object_is_what_was_returned() -> None:
+    index = evidence('{"casefile": "DU-1623", "status": "pending"}')
+    told = check_summary("DU-1623 returned Refer with Caution.", index)
+    assert CONTRADICTED not in [f.kind for f in told]
