@@ -555,7 +555,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "B_amount",
-        rf"(?<![\w.])(?P<ac>{_NUM})[ \u202f\u00a0]?(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b",
+        rf"(?<![\w.,])(?P<ac>\d{{1,3}},\d\d(?![\d,])|{_NUM})[ \u202f\u00a0]?"
+        rf"(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b",  # 8,75 USD too
         "D",
     ),
     # a share with a decimal comma too: 98,61 %
@@ -1541,6 +1542,28 @@ def _one_place_more(amount: Decimal, places: int) -> list[Decimal]:
     step = Decimal(1).scaleb(-(places + 1))
     low = amount - 5 * step
     return [low + n * step for n in range(10)]
+
+
+_DOTTED_NUMBER: Final = lazy(r"(?<![\d.,])[1-9]\d{0,2}(?:\.\d{3})+(?![\d.,])")
+
+
+def thousands_reading(atom: Atom) -> Atom | None:
+    """The other reading of a number written with dots before groups of three digits
+    (``48.213 Elemente``: 48213 as Germans write it, 48.213 as the English do), for a
+    number, a count or a quantity; None when it has no other."""
+    if atom.kind not in (NUMBER, COUNT, QUANTITY):
+        return None
+    match = _DOTTED_NUMBER.search(atom.text)
+    if match is None:
+        return None
+    decimal, grouped = to_decimal(match.group()), to_decimal(match.group(), grouped=True)
+    if decimal is None or grouped is None or decimal == grouped:
+        return None
+    number, _, rest = atom.value.partition(" ")
+    if number != decimal_text(decimal):
+        return None
+    value = f"{decimal_text(grouped)} {rest}" if rest else decimal_text(grouped)
+    return Atom(atom.kind, atom.text, value, atom.start, atom.end)
 
 
 def _longest_run(text: str) -> str:

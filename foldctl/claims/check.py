@@ -355,7 +355,10 @@ class _Check:
                 return verdict is None or verdict
         if index.first_support(atom, start, stop) is not None:
             return True
-        return self.context < start and index.first_support(atom, self.context, start) is not None
+        if self.context < start and index.first_support(atom, self.context, start) is not None:
+            return True
+        other = A.thousands_reading(atom)  # "48.213 Elemente" of 48,213 items
+        return other is not None and index.first_support(other, start, stop) is not None
 
     def _weak(self, atom: Atom) -> str | None:
         """Why a value the originals do not hold may still be right, when it may be (then

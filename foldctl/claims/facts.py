@@ -521,9 +521,13 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
         if not first and not has_digit and level is None:
             # no digit, no entity: only a status line of the current subject matters
             kv = _KV.match(line)
-            if kv is not None and (
-                A.is_status_key(A.normalise_key(kv.group("key")))
-                or A.normalise_key(kv.group("key")) in _REASON_KEYS
+            if (
+                kv is not None
+                and _status_value(kv.group("value"))
+                and (
+                    A.is_status_key(A.normalise_key(kv.group("key")))
+                    or A.normalise_key(kv.group("key")) in _REASON_KEYS
+                )
             ):
                 family = value_family(kv.group("value"))
                 if family is not None:
@@ -564,7 +568,7 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 if not facts.subject:
                     facts.subject = list(subject)
                 continue
-            if A.is_status_key(key) or key in _REASON_KEYS:
+            if (A.is_status_key(key) or key in _REASON_KEYS) and _status_value(kv.group("value")):
                 family = value_family(kv.group("value"))
                 if family is not None:
                     fact = Fact(A.STATUS, family, kv.group("value").strip(), key)
@@ -676,6 +680,16 @@ def without_log_outcomes(facts: MessageFacts) -> MessageFacts:
 
 def _looks_like_time(kv: re.Match[str]) -> bool:
     return kv.group("key").strip().isdigit()
+
+
+def _status_value(value: str) -> bool:
+    """Whether a status field's value is a status, not a paragraph ("QL-C status: RFI-0138
+    overdue, RFI-0142 and RFI-0144 open. INS-2232 failed ..." is prose under a heading)."""
+    return not _is_prose(value) and len(value.split()) <= _STATUS_WORDS
+
+
+#: A status field's value has at most this many words ("pending finance approval (KB-212)").
+_STATUS_WORDS: Final = 8
 
 
 def _is_prose(line: str) -> bool:

@@ -330,11 +330,15 @@ def _reports_at_end(tail: bytes) -> bool:
 
 
 def _outcome_line(raw: bytes, begin: int, write: bool = False) -> str | None:
-    """The result's own ``status:`` line when it reports a failure (the first such line)."""
+    """The result's own ``status:`` line when it reports a failure (the first such line).
+    A record's own field is not the call's outcome: below a first line that names the record
+    (``inspection: INS-2232`` ... ``result: FAIL``), a tool that does not write shows data."""
     match = _OUTCOME_LINE_B.match(raw, begin)
     if match is None:
         found = _OUTCOME_START.search(raw, 0, 4096)  # a result states its outcome up top
         if found is None:
+            return None
+        if not write and _RECORD_HEAD.match(raw, begin):
             return None
         match = _OUTCOME_LINE_B.match(raw, found.start() + 1)
         if match is None:
@@ -346,6 +350,12 @@ def _outcome_line(raw: bytes, begin: int, write: bool = False) -> str | None:
     if family is None and _FAILED_VALUE.match(value):
         family = "failed"
     return line[:_LINE_MAX] if family in ERROR_FAMILIES else None
+
+
+#: A first line that names the record a result shows (``inspection: INS-2232``).
+_RECORD_HEAD: Final = lazy(
+    rb"[A-Za-z][\w -]{1,30}:[ \t]+[A-Z][A-Z0-9]*[-_]?\d{2,}[\w-]*[ \t]*\r?\n"
+)
 
 
 def _line_at(text: str, index: int) -> str:

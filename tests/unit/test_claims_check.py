@@ -982,3 +982,37 @@ def test_a_status_word_before_a_capitalised_object_is_what_was_returned() -> Non
     index = evidence('{"casefile": "DU-1623", "status": "pending"}')
     told = check_summary("DU-1623 returned Refer with Caution.", index)
     assert CONTRADICTED not in [f.kind for f in told]
+
+
+def test_a_status_heading_over_a_paragraph_is_prose_not_a_field() -> None:
+    recap = (
+        "QL-C status: RFI-0138 overdue, RFI-0142 and RFI-0144 open. INS-2232 failed "
+        "(rebar spacing); re-inspection INS-2236 on 4 Dec. CO-017 went through."
+    )
+    prose = EvidenceIndex()
+    prose.add(EvidenceRef("f1:0"), index_message(recap, role="assistant"))
+    told = check_summary("CO-017 went through and INS-2236 is booked.", prose)
+    assert CONTRADICTED not in [f.kind for f in told]
+    field = evidence("change: CO-017\nstatus: overdue")
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("CO-017 went through.", field))
+
+
+def test_a_records_result_field_is_data_not_the_calls_failure() -> None:
+    record = "inspection: INS-2232\nelement: L3 slab rebar\nresult: FAIL\nseverity: MAJOR"
+    index = evidence(("f1:0", record, "inspection_report"))
+    assert [f.kind for f in check_summary("All done.", index)] == []
+    run = evidence(("f1:0", "renewing 1 certificate\nresult: FAILED (0 of 1 renewed)", "certbot"))
+    assert [f.kind for f in check_summary("All done.", run)] == [DROPPED]
+
+
+def test_a_number_with_dots_before_groups_of_three_may_be_thousands() -> None:
+    index = evidence("COLLECTION  ITEMS   SIZE\nCOL-88412   48,213  21.4 GB")
+    assert kinds(check_summary("COL-88412: 48.213 Elemente, 21,4 GB.", index)) == []
+    assert kinds(check_summary("COL-88412: 48.214 Elemente, 21,4 GB.", index)) == [
+        (UNSUPPORTED, "48.214")
+    ]
+
+
+def test_an_amount_with_a_decimal_comma_before_its_currency_code() -> None:
+    index = evidence("VENDOR     RATE\nNorthgate  $8.75 per GB-month")
+    assert kinds(check_summary("Northgate zu 8,75 USD je GB und Monat.", index)) == []
