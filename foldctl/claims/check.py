@@ -489,7 +489,7 @@ class _Check:
         the work per summary stays bounded."""
         sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
         # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
-        own = D.numbers_in(self._numbers_text(atom, sentence))
+        own = D.numbers_in(self._numbers_text(atom, sentence), words=True)
         percent = atom.kind == A.PERCENT
         places = _places(atom)
         if own and D.derivable(value, own, percent=percent, places=places):
@@ -739,7 +739,9 @@ class _Check:
             if word.lower() in _PHRASE_BREAKS:
                 return False  # "deployed to staging as DEP-1": DEP-1 is named, not governed
             if word.lower() in _PREPOSITIONS:
-                return True
+                # "for the capture CH-2": at most a determiner and a noun between; a verb
+                # and its subject are more ("with the weather pushes POUR-L3-02")
+                return back <= 2
         return False
 
     def _present(self, claim: Atom) -> bool:
@@ -1595,7 +1597,10 @@ _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
 #: Between a claim and an entity after it, a conjunction: the entity starts another clause.
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
-_COUNTED: Final = lazy(r"(?<![\w.,/:#-])\d[\d,.]{0,12}[ \t](?:[a-z]{1,20}[ \t]){0,2}$")
+_COUNTED: Final = lazy(
+    r"(?:(?<![\w.,/:#-])\d[\d,.]{0,12}|\b(?i:two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve))[ \t](?:[a-z]{1,20}[ \t]){0,2}$"
+)
 _WORD: Final = lazy(r"[A-Za-z]+")
 _COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
 #: Just before a status word, an article: the word qualifies a noun ("the failed payment").

@@ -37,10 +37,14 @@ _CUES: Final = lazy(
 )
 
 
-def numbers_in(text: str) -> list[Decimal]:
+def numbers_in(text: str, *, words: bool = False) -> list[Decimal]:
     """The numbers written in ``text`` (any locale's separators), the first
-    :data:`MAX_NUMBERS` distinct ones."""
+    :data:`MAX_NUMBERS` distinct ones; with ``words``, numbers written as words too (a
+    summary's "three of the four inspections passed (75%)")."""
     found: dict[Decimal, None] = {}
+    if words:
+        for word in _NUMBER_WORD.findall(text[:20_000].lower()):
+            found.setdefault(Decimal(A.NUMBER_WORDS[word]), None)
     for m in _NUMBER.finditer(text[:200_000]):
         written = m.group()
         values = [A.to_decimal(written, grouped=True)]
@@ -52,6 +56,11 @@ def numbers_in(text: str) -> list[Decimal]:
         if len(found) >= MAX_NUMBERS:
             break
     return list(found)[:MAX_NUMBERS]
+
+
+_NUMBER_WORD: Final = lazy(
+    r"\b(?:" + "|".join(sorted(A.NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+)
 
 
 def derived_cue(clause: str, start: int, end: int) -> str | None:

@@ -1016,3 +1016,19 @@ def test_a_number_with_dots_before_groups_of_three_may_be_thousands() -> None:
 def test_an_amount_with_a_decimal_comma_before_its_currency_code() -> None:
     index = evidence("VENDOR     RATE\nNorthgate  $8.75 per GB-month")
     assert kinds(check_summary("Northgate zu 8,75 USD je GB und Monat.", index)) == []
+
+
+def test_a_preposition_governs_only_a_short_phrase_before_an_entity() -> None:
+    index = evidence(
+        "inspection: INS-2232\ninspected_on: 2026-12-01\nresult: FAIL",
+        '{"pour": "POUR-L3-02", "original_date": "2026-12-03", "new_date": "2026-12-08"}',
+    )
+    told = "INS-2232 failed, which with the weather pushes POUR-L3-02 to 2026-12-08."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_count_in_words_before_a_status_is_that_counts_outcome() -> None:
+    index = evidence(("f1:0", "inspection: INS-2232\nresult: FAIL", "inspection_report"))
+    told = "Of the four inspections this week, three passed (75%); INS-2232 failed."
+    assert {f.kind for f in check_summary(told, index)} == {UNVERIFIED}  # 75% worked out
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("The inspection passed.", index))
