@@ -1321,6 +1321,10 @@ def _identifier(text: str, start: int, end: int) -> Atom | None:
     return Atom(ID, text, _NOT_ID_CHAR.sub("", text), start, end)
 
 
+#: Characters that mask the digits before a number's last ones (a card's ****0291).
+_MASKS: Final = frozenset("*•xX")
+
+
 def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
     raw = m.group("num")
     word = raw.lower()
@@ -1330,6 +1334,15 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
         return None
     unit = m.group("unit")
     start = m.start()
+    if (
+        not unit
+        and not is_word
+        and raw[0] == "0"
+        and raw.isdigit()
+        and len(raw) >= 4
+        and m.string[start - 1 : start] not in _MASKS
+    ):
+        return Atom(ID, raw, f"#{raw}", start, m.end("num"))  # sample 04471: a record's number
     if unit:
         seconds = amount * Decimal(DURATION_UNITS.get(unit, 1))
         if unit in DURATION_UNITS:

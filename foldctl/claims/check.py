@@ -720,12 +720,18 @@ class _Check:
             while index + 1 < len(before) and (
                 governed.get(before[index].start, False)
                 or before[index].kind in (A.VERSION, A.HASH)
+                or self._bracketed_after(before[index], before[index + 1])
             ):
                 index += 1
             chosen.append(before[index])
         if after and not governed.get(after[0].start, False):
             chosen.append(after[0])
         return chosen
+
+    def _bracketed_after(self, entity: Atom, previous: Atom) -> bool:
+        """Whether ``entity`` opens a bracket right after ``previous``: an attribute of it
+        ("sensor SM-4472 (F-07, 60 cm) is offline" is about the sensor, not the field)."""
+        return _BRACKET_OPEN.fullmatch(self.summary, previous.end, entity.start) is not None
 
     def _after_preposition(self, entity: Atom) -> bool:
         """Whether a preposition introduces ``entity`` ("for CH-2", "for the capture CH-2")."""
@@ -820,6 +826,8 @@ class _Check:
                 return False  # "returned 503", "approved the file": what one did, not a state
             if _HEDGED.search(self.summary, max(clause[0], claim.start - 12), claim.start):
                 return False  # "mostly worked": part of it did
+            if _ONCE_THEN.match(self.summary, claim.end):
+                return False  # "timed out once, then confirmed": a state it passed through
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
                 return False  # "C-140 cleared (the first order timed out)": the aside's own
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
@@ -861,7 +869,20 @@ class _Check:
             if self._owned_elsewhere(claim, entity):
                 return True  # the value belongs to another entity: the option not chosen
             return bool(key) and (A.is_amount_key(key) or key == ROW) and not attribute
+        if claim.kind in (A.DATE, A.TIME) and self._troubled(clause):
+            return False  # "booking NS-01 for 08:00-14:00 returned 409": what was asked
         return fact.key is not None
+
+    def _troubled(self, clause: tuple[int, int]) -> bool:
+        """Whether a clause tells of a failure (a word of trouble, an HTTP error status):
+        its moments are then those of what was asked and refused, not of what is."""
+        text = self.summary[clause[0] : clause[1]]
+        if _HTTP_ERROR.search(text):
+            return True
+        return any(
+            name != "weak" and pattern.search(text) is not None
+            for name, pattern in F.MENTION_CLASSES
+        )
 
     def _another_subject(self, claim: Atom, entity: Atom) -> bool:
         """Whether the words between an entity and a claim bring in another subject: an
@@ -1666,6 +1687,11 @@ _RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.I
 #: "N of " just before a count: the count is the total the part is of.
 _OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
 #: Words before a status that make it an earlier state ("the first validation failed").
+#: An HTTP error status as a summary writes it ("returned 409", "409 Conflict", "(503)").
+_HTTP_ERROR: Final = lazy(r"(?<![\d.:/-])[45]\d\d(?![\d.:/-])")
+_BRACKET_OPEN: Final = lazy(r"\s*[(\[]\s*")
+#: After a status word, that it was an earlier state: "timed out once, then confirmed".
+_ONCE_THEN: Final = lazy(r"\s(?:once|at first|first|initially)\b", re.IGNORECASE)
 _EARLIER: Final = lazy(
     r"\b(?:first|initial|initially|earlier|previous|original|originally|at first)\b",
     re.IGNORECASE,

@@ -193,8 +193,19 @@ def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> s
         part = raw[-400:].decode("utf-8", "ignore")
         hit = _FAILED_COUNT.search(part)
         if hit is not None:
-            return _line_at(part, hit.start())[:_LINE_MAX]
+            line = _line_at(part, hit.start())
+            # a listing's tally of its items' states ("6 jobs (3 done, 1 failed, 1 queued,
+            # 1 cancelled)") is data; a run's ("2 failed, 10 passed") is its outcome
+            if _ITEM_STATES.search(line) is None:
+                return line[:_LINE_MAX]
     return None
+
+
+#: States of listed items, which a test run's tally never holds.
+_ITEM_STATES: Final = lazy(
+    r"\b\d+ (?:queued|cancell?ed|pending|running|scheduled|in progress|done|open|closed)\b",
+    re.IGNORECASE,
+)
 
 
 def _line_of(raw: bytes, index: int) -> str:

@@ -1032,3 +1032,43 @@ def test_a_count_in_words_before_a_status_is_that_counts_outcome() -> None:
     told = "Of the four inspections this week, three passed (75%); INS-2232 failed."
     assert {f.kind for f in check_summary(told, index)} == {UNVERIFIED}  # 75% worked out
     assert (CONTRADICTED, "succeeded") in kinds(check_summary("The inspection passed.", index))
+
+
+def test_a_listings_tally_of_its_items_states_is_no_failure_of_the_call() -> None:
+    listing = (
+        "JOB_ID  STATUS\ntj-01   done\ntj-03   failed\n\n"
+        "6 jobs (3 done, 1 failed, 1 queued, 1 cancelled)"
+    )
+    assert kinds(check_summary("All done.", evidence(("f1:0", listing, "transcode_jobs")))) == []
+    run = evidence(("f1:0", "collected 12 items\n=== 2 failed, 10 passed in 3.1s ===", "pytest"))
+    assert [f.kind for f in check_summary("All done.", run)] == [DROPPED]
+
+
+def test_a_number_with_a_leading_zero_is_a_records_number() -> None:
+    index = evidence("SAMPLE         STATUS\nS-2026-04471   qc_failed\nS-2026-04472   received")
+    assert kinds(check_summary("04471 QC failed, 04472 received.", index)) == []
+    assert kinds(check_summary("04473 QC failed.", index)) == [(UNSUPPORTED, "#04473")]
+
+
+def test_an_entity_in_brackets_after_another_is_its_attribute() -> None:
+    index = evidence(
+        "SENSOR   FIELD  STATUS   LAST_SEEN\nSM-4472  F-07   offline  2026-09-12 22:14",
+        '{"field": "F-07", "checked_at": "2026-09-14 21:50", "status": "ok"}',
+    )
+    told = "Sensor SM-4472 (F-07, 60 cm) is offline, last seen 2026-09-12 22:14 UTC."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_state_passed_through_once_is_weak() -> None:
+    index = evidence('{"booking": "GEB-17-0932", "status": "confirmed"}')
+    told = "GEB-17-0932 timed out once, then confirmed."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert (CONTRADICTED, "failed") in kinds(check_summary("GEB-17-0932 timed out.", index))
+
+
+def test_a_moment_in_a_clause_that_tells_a_failure_is_what_was_asked() -> None:
+    index = evidence(
+        '{"instrument": "NS-01", "booking": "BK-7741", "start": "2026-12-03T14:00:00+01:00"}'
+    )
+    told = "Booking NS-01 for 08:00-14:00 returned 409; booked 14:00-20:00 as BK-7741."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
