@@ -1689,7 +1689,7 @@ _OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
 #: Words before a status that make it an earlier state ("the first validation failed").
 #: An HTTP error status as a summary writes it ("returned 409", "409 Conflict", "(503)").
 _HTTP_ERROR: Final = lazy(r"(?<![\d.:/-])[45]\d\d(?![\d.:/-])")
-_BRACKET_OPEN: Final = lazy(r"\s*[(\[]\s*")
+_BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][ \t]{0,2}")
 #: After a status word, that it was an earlier state: "timed out once, then confirmed".
 _ONCE_THEN: Final = lazy(r"\s(?:once|at first|first|initially)\b", re.IGNORECASE)
 _EARLIER: Final = lazy(
