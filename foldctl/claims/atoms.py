@@ -1579,6 +1579,14 @@ def thousands_reading(atom: Atom) -> Atom | None:
     return Atom(atom.kind, atom.text, value, atom.start, atom.end)
 
 
+def number_reading(atom: Atom) -> Atom | None:
+    """A record's number written with a leading zero (``04471``) read as the number it also
+    is, looked up as digits as written: the id reading must not be stricter."""
+    if atom.kind != ID or not atom.text.isdigit():
+        return None
+    return Atom(NUMBER, atom.text, decimal_text(Decimal(atom.text)), atom.start, atom.end)
+
+
 def _longest_run(text: str) -> str:
     runs = _DIGIT_RUN.findall(text)
     return max(reversed(runs), key=len) if runs else ""

@@ -357,7 +357,8 @@ class _Check:
             return True
         if self.context < start and index.first_support(atom, self.context, start) is not None:
             return True
-        other = A.thousands_reading(atom)  # "48.213 Elemente" of 48,213 items
+        other = A.thousands_reading(atom) or A.number_reading(atom)
+        # "48.213 Elemente" of 48,213 items; "04471" of a record's number written as such
         return other is not None and index.first_support(other, start, stop) is not None
 
     def _weak(self, atom: Atom) -> str | None:

@@ -1072,3 +1072,8 @@ def test_a_moment_in_a_clause_that_tells_a_failure_is_what_was_asked() -> None:
     )
     told = "Booking NS-01 for 08:00-14:00 returned 409; booked 14:00-20:00 as BK-7741."
     assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_records_number_with_a_leading_zero_is_found_without_it() -> None:
+    index = evidence("sample 4471: QC failed (hemolysis)")
+    assert UNSUPPORTED not in [f.kind for f in check_summary("04471 QC failed.", index)]
