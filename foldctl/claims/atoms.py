@@ -1435,6 +1435,7 @@ def _status(m: re.Match[str]) -> Atom | None:
 # --------------------------------------------------------------------------- lookup keys
 
 
+@lru_cache(maxsize=8192)
 def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     """Tokens any evidence spelling of ``atom`` must contain, as groups of alternatives.
 

@@ -257,6 +257,7 @@ class EvidenceIndex:
         self._tools: dict[str, list[int]] = {}
         self._tool_names: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
+        self._live_keys: dict[tuple[str, ...], tuple[int, tuple[str, ...]]] = {}
         self._facts: dict[int, MessageFacts] = {}
         self._counts: dict[tuple[int, int, str], bool] = {}
         self._numbers: dict[int, list[Decimal]] = {}  # a message's numbers (derived values)
@@ -575,9 +576,22 @@ class EvidenceIndex:
     def _group_size(self, group: tuple[str, ...]) -> int:
         return sum(len(self._postings.get(key.encode(), ())) for key in group)
 
+    def _live(self, group: tuple[str, ...]) -> tuple[str, ...]:
+        """The keys of ``group`` a message may hold: unfiled, or filed under some message
+        (a day and month with no year has hundreds of dotted forms, most held by none)."""
+        cached = self._live_keys.get(group)
+        if cached is None or cached[0] != len(self.messages):
+            live = tuple(
+                key
+                for key in group
+                if not self._filed(key.encode()) or key.encode() in self._postings
+            )
+            cached = self._live_keys[group] = (len(self.messages), live)
+        return cached[1]
+
     def _verify(self, atom: Atom, groups: tuple[tuple[str, ...], ...], position: int) -> bool:
         if groups:
-            keys = [key for key in groups[0] if self._holds(key, position)]
+            keys = [key for key in self._live(groups[0]) if self._holds(key, position)]
             if not keys:
                 return False
             text = self.text(position)
