@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import Final
 
@@ -893,62 +893,54 @@ class _Check:
             return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
         return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
+    def _supporting(self, claim: Atom) -> Iterator[int]:
+        """The first few messages in range that say what ``claim`` says."""
+        position = self.start
+        for _ in range(_SUPPORTING_READ):
+            found = self.index.first_support(claim, position, self.stop)
+            if found is None:
+                return
+            yield found
+            position = found + 1
+
+    def _others(self, position: int, key: str) -> Iterator[Fact]:
+        """The facts message ``position`` gives entities other than ``key``."""
+        for other, listed in self.index.facts(position).entities.items():
+            if other != key:
+                yield from listed
+
     def _unowned_date(self, claim: Atom, key: str) -> bool:
         """Whether a message in range gives the date ``claim`` says and gives it to no
         other entity than ``key`` (a visit "on 9 March" that the request named): the
         summary may tie it to the entity rightly, by what the rules cannot read."""
-        position = self.start
-        for _ in range(5):
-            found = self.index.first_support(claim, position, self.stop)
-            if found is None:
-                return False
-            facts = self.index.facts(found)
-            if not any(
-                _agrees(claim, f)
-                for other, listed in facts.entities.items()
-                if other != key
-                for f in listed
-            ):
-                return True
-            position = found + 1
-        return False
+        return any(
+            not any(_agrees(claim, f) for f in self._others(found, key))
+            for found in self._supporting(claim)
+        )
 
     def _owned_by(self, claim: Atom, owner: str) -> bool:
         """Whether some message in range gives ``owner`` the amount ``claim`` says: an
         entity holds several amounts at once (a price, a proration, a total), so the last
         one stated is not the only one it has."""
-        position = self.start
-        for _ in range(5):
-            found = self.index.first_support(claim, position, self.stop)
-            if found is None:
-                return False
-            if any(
+        return any(
+            any(
                 _same_money(claim.value, f.value)
                 for f in self.index.facts(found).of(owner, A.MONEY)
-            ):
-                return True
-            position = found + 1
-        return False
+            )
+            for found in self._supporting(claim)
+        )
 
     def _owned_elsewhere(self, claim: Atom, entity: Atom | None) -> bool:
         """Whether an amount the summary gives ``entity`` is another entity's in the
         originals (the fare of the flight not booked, another row's total)."""
         owner = entity_key(entity) if entity is not None else ""
-        position = self.start
-        for _ in range(5):
-            found = self.index.first_support(claim, position, self.stop)
-            if found is None:
-                return False
-            facts = self.index.facts(found)
-            if any(
+        return any(
+            any(
                 f.kind == A.MONEY and _same_money(claim.value, f.value)
-                for other, listed in facts.entities.items()
-                if other != owner
-                for f in listed
-            ):
-                return True
-            position = found + 1
-        return False
+                for f in self._others(found, owner)
+            )
+            for found in self._supporting(claim)
+        )
 
     def _judge(
         self, claim: Atom, entity: Atom, said: list[Atom], clause_values: list[Atom]
@@ -1667,6 +1659,8 @@ _COMPARED: Final = lazy(
 )
 #: How many of the last results a value not said to be derived may be worked out from.
 _RECENT_DERIVED: Final = 4
+#: How many messages that say what a claim says are read for whose value it is.
+_SUPPORTING_READ: Final = 5
 #: Words that say a quantity is what is left of another.
 _REMAINDER: Final = lazy(
     r"(?i)\b(?:free|left|remaining|remains?|spare|headroom|to go|short of|unused)\b"
