@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
+from itertools import pairwise
 from typing import Final
 
 import msgspec
@@ -1437,6 +1438,7 @@ class _Check:
                     numbers,
                     names,
                     planned,
+                    word_pairs(lowered),
                 )
             )
         return found
@@ -1467,6 +1469,7 @@ class _Check:
                 lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
+        pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
         tool_name = tool.lower()
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         # the program that reported it names the operation ("nginx: [emerg] ..." of run_shell)
@@ -1484,6 +1487,7 @@ class _Check:
                 distinct,
                 names,
                 objects,
+                pairs,
                 single=single,
                 unique=unique,
             )
@@ -1512,6 +1516,7 @@ class _Check:
         distinct: set[str],
         names: set[str],
         objects: set[str],
+        pairs: frozenset[str],
         *,
         single: bool,
         unique: bool,
@@ -1533,6 +1538,8 @@ class _Check:
         shared = distinct & {_stem(w) for w in mention.words}
         if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
+        if pairs & mention.pairs:
+            return True  # two words of the error line in a row: "sorter S3 (ERROR)"
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
@@ -1594,6 +1601,7 @@ class _Mention(msgspec.Struct, frozen=True):
     numbers: set[str]
     names: frozenset[str]  # words joined by ``_`` (``not_in_channel``, ``get_spc``)
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
+    pairs: frozenset[str] = frozenset()  # its words two by two ("sorter s3")
 
 
 #: A line headed by a tool's name ("- send_sms: HTTP 503, queue full").
@@ -1719,6 +1727,33 @@ _PLANNED: Final = lazy(
 
 #: A word joined by ``_`` (a tool's name, an error's code: ``not_in_channel``).
 _SNAKE: Final = lazy(r"(?<![\w])[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}(?![\w])")
+
+
+def word_pairs(lowered: str) -> frozenset[str]:
+    """A lower-cased text's words two by two, those that say which thing: words that
+    start with a letter, neither common in error lines, one of five letters or more or one
+    a code of letters and digits (``sorter s3``; not ``the service``, not the pieces of an
+    id or a date: ``ln 2026``, ``2026 12``)."""
+    tokens = _PAIR_TOKEN.findall(lowered[:4000])
+    return frozenset(
+        f"{a} {b}"
+        for a, b in pairwise(tokens)
+        if _PAIR_WORD.fullmatch(a)
+        and _PAIR_WORD.fullmatch(b)
+        and a not in F.COMMON_ERROR_WORDS
+        and b not in F.COMMON_ERROR_WORDS
+        and a not in _PAIR_FILLER
+        and b not in _PAIR_FILLER
+        and (max(len(a), len(b)) >= 5 or any(c.isdigit() for c in a + b))
+    )
+
+
+#: A word or a code (``s3``) with nothing glued to it: the pieces of ``LN-2026-0481733``
+#: and ``2026-12-03`` are not words.
+_PAIR_TOKEN: Final = lazy(r"[\w-]+")
+_PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
+#: Words too small to say which thing two words name.
+_PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
 
 
 def _stem(word: str) -> str:

@@ -1077,3 +1077,15 @@ def test_a_moment_in_a_clause_that_tells_a_failure_is_what_was_asked() -> None:
 def test_a_records_number_with_a_leading_zero_is_found_without_it() -> None:
     index = evidence("sample 4471: QC failed (hemolysis)")
     assert UNSUPPORTED not in [f.kind for f in check_summary("04471 QC failed.", index)]
+
+
+def test_two_words_of_the_error_line_in_a_row_mention_it_among_others() -> None:
+    index = evidence(
+        ("f1:0", "06:58:17 INFO sorter S2 ok\n06:58:17 ERROR sorter S3 drive fault", "bhs_log"),
+        ("f1:1", "HTTP/1.1 409 Conflict", "stand_change"),
+        ("f1:2", "Error: ReadTimeout after 30 s", "notam_lookup"),
+    )
+    told = "What failed today: the stand change (409), sorter S3 (ERROR), the NOTAM call (timeout)."
+    assert kinds(check_summary(told, index)) == []
+    told = "What failed today: the stand change (409) and the NOTAM call (timeout)."
+    assert kinds(check_summary(told, index)) == [(DROPPED, "failed:bhs_log")]
