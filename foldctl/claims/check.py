@@ -989,12 +989,7 @@ class _Check:
             if kind in (A.DATE, A.TIME):
                 if any(_agrees(claim, f) for f in values):
                     return True
-                owned = any(
-                    _agrees(claim, f)
-                    for other, listed in facts.entities.items()
-                    if other != key
-                    for f in listed
-                )
+                owned = any(_agrees(claim, f) for f in self._others(position, key))
                 if kind == A.DATE and not owned and self.index.supports_at(claim, position):
                     return True  # the date is in that message, and no other entity's
                 decisive = [f for f in values if f.rank != RANK_AGREES_ONLY]
@@ -1034,12 +1029,9 @@ class _Check:
             return position, values[0]
         if any(_same_money(claim.value, f.value) for f in values):
             return True
-        facts = self.index.facts(position)
         others = [
             f
-            for other, listed in facts.entities.items()
-            if other != key
-            for f in listed
+            for f in self._others(position, key)
             if f.kind == A.MONEY and _same_money(claim.value, f.value)
         ]
         if not others and self.index.supports_at(claim, position):
