@@ -29,8 +29,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A6 are read, B2 to
-#: B6 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A7 are read, B2 to
+#: B7 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
@@ -52,6 +52,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B5 (blind)": ("aviationmro", "cityservices", "nonprofitgrants"),
     "A6 (study)": ("airportops", "clinicaltrials", "warehouse"),
     "B6 (blind)": ("chemplant", "parking", "wastecollection"),
+    "A7 (study)": ("cardops", "pharmaqa", "shipyard"),
+    "B7 (blind)": ("learningops", "satops", "venueops"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
