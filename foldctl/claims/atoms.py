@@ -1467,6 +1467,8 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
                     *number_spellings(amount),
                     *number_spellings(amount / 100),
                     *(f"{v}" for v in _one_place_more(amount, _places_of(atom.text))),
+                    # "94,3 %": the comma splits the token, the whole part is one
+                    *(_whole_spellings(amount) if amount != int(amount) else ()),
                 ),
             )
         return (number_spellings(amount),)

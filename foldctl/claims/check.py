@@ -862,6 +862,12 @@ class _Check:
         if claim.kind == A.LEVEL:
             return fact.key is not None or entity is None
         if claim.kind == A.MONEY:
+            if (
+                entity is not None
+                and entity.end <= claim.start
+                and _LISTED_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+            ):
+                return False  # "CB-55140 failed (...), the limit increase to EUR 6,000 ..."
             attribute = self._attribute(claim) - _GENERIC_MONEY_WORDS
             key = A.normalise_key(fact.key) if fact.key else ""
             if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
@@ -1606,6 +1612,9 @@ _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 _BY_CLASS: Final = "by class"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
+#: Between an entity and an amount after it, another item of a list with a subject of its
+#: own: "CB-55140 failed (...), the limit increase to EUR 6,000".
+_LISTED_SUBJECT: Final = lazy(r"[,;]\s{1,3}(?:and\s{1,3})?the\s[a-z]", re.IGNORECASE)
 #: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
 _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
 #: Between a claim and an entity after it, a conjunction: the entity starts another clause.

@@ -1089,3 +1089,21 @@ def test_two_words_of_the_error_line_in_a_row_mention_it_among_others() -> None:
     assert kinds(check_summary(told, index)) == []
     told = "What failed today: the stand change (409) and the NOTAM call (timeout)."
     assert kinds(check_summary(told, index)) == [(DROPPED, "failed:bhs_log")]
+
+
+def test_a_share_with_a_decimal_comma_is_found_as_written() -> None:
+    index = evidence(
+        "study: STB-0931\n\nTIME POINT  ASSAY     RESULT\n"
+        "T6M         98,9 %    PASS\nT9M         94,3 %    OOS"
+    )
+    assert kinds(check_summary("STB-0931 is OOS at T9M (94,3 %).", index)) == []
+    assert kinds(check_summary("STB-0931 is OOS at T9M (93,4 %).", index)) == [
+        (UNSUPPORTED, "93.4")
+    ]
+
+
+def test_an_amount_after_another_subject_in_a_list_is_not_the_entitys() -> None:
+    index = evidence('{"case": "CB-55140", "amount": "EUR 134.00", "status": "open"}')
+    told = "The letter for CB-55140 failed, the limit increase to EUR 6,000 was refused."
+    assert (CONTRADICTED, "EUR 6000") not in kinds(check_summary(told, index))
+    assert (CONTRADICTED, "EUR 6000") in kinds(check_summary("CB-55140 is EUR 6,000.", index))
