@@ -1467,8 +1467,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
                     *number_spellings(amount),
                     *number_spellings(amount / 100),
                     *(f"{v}" for v in _one_place_more(amount, _places_of(atom.text))),
-                    # "94,3 %": the comma splits the token, the whole part is one
-                    *(_whole_spellings(amount) if amount != int(amount) else ()),
+                    # "94,3 %": the comma splits the token, the whole part is one; only
+                    # for a share the summary writes so (the whole part alone is a token of
+                    # many messages, and each is then read around it)
+                    *(_whole_spellings(amount) if _DECIMAL_COMMA.search(atom.text) else ()),
                 ),
             )
         return (number_spellings(amount),)
@@ -1538,6 +1540,7 @@ def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> t
 
 
 _PLACES: Final = lazy(r"\d[.,](\d+)")
+_DECIMAL_COMMA: Final = lazy(r"\d,\d{1,2}(?!\d)")
 
 
 def _places_of(written: str) -> int:
