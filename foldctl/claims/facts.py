@@ -292,9 +292,14 @@ def _object_facts(
             if not isinstance(item, dict | list):
                 continue
         dated = A.is_date_key(name)
-        if isinstance(item, str) and (dated or _is_moment(item)):
+        atoms = (
+            A.extract_atoms(item)
+            if isinstance(item, str) and (dated or _may_be_moment(item))
+            else None
+        )
+        if atoms is not None and (dated or _is_moment(atoms)):
             moment_rank = _RANK_STATUS if dated else RANK_AGREES_ONLY
-            for atom in A.extract_atoms(item):
+            for atom in atoms:
                 if atom.kind == A.DATE:
                     facts.add(subjects, Fact(A.DATE, atom.value, atom.text, name, moment_rank))
                     clock = _clock_of(atom.text)
@@ -306,7 +311,7 @@ def _object_facts(
         if isinstance(item, str) and len(item) <= 300 and not A.is_id_key(name):
             # an amount written with its currency is an amount, whatever the field is
             # called (``"price_per_seat": "$24.00/mo"``), as on a ``key: value`` line
-            for atom in A.extract_atoms(item):
+            for atom in atoms if atoms is not None else A.extract_atoms(item):
                 if atom.kind == A.MONEY:
                     facts.add(subjects, Fact(A.MONEY, atom.value, atom.text, name))
             continue
@@ -322,12 +327,14 @@ def _object_facts(
 _CLOCK: Final = lazy(r"[T ](\d\d:\d\d)")
 
 
-def _is_moment(text: str) -> bool:
-    """Whether a field's value is a date or a time, whatever the field is called
-    (``"promised": "19:40"``, ``"term_end": "2026-06-30"``)."""
-    if not (0 < len(text) <= 40 and text[0].isdigit()):
-        return False
-    atoms = A.extract_atoms(text)
+def _may_be_moment(text: str) -> bool:
+    """Whether a field's value is short and starts like a date or a time."""
+    return 0 < len(text) <= 40 and text[0].isdigit()
+
+
+def _is_moment(atoms: list[Atom]) -> bool:
+    """Whether a field's value (its atoms) is a date or a time, whatever the field is
+    called (``"promised": "19:40"``, ``"term_end": "2026-06-30"``)."""
     return bool(atoms) and atoms[0].start == 0 and atoms[0].kind in (A.DATE, A.TIME)
 
 
@@ -579,7 +586,8 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 continue
             if _kv_fact(key, kv.group("value"), atoms, offset, value_entities or subject, facts):
                 continue
-        _line_facts(atoms, entities, facts, short=len(line.split()) <= 6, prose=_is_prose(line))
+        words = len(line.split())
+        _line_facts(atoms, entities, facts, short=words <= 6, prose=_is_prose(line, words))
 
 
 def _kv_fact(
@@ -685,16 +693,18 @@ def _looks_like_time(kv: re.Match[str]) -> bool:
 def _status_value(value: str) -> bool:
     """Whether a status field's value is a status, not a paragraph ("QL-C status: RFI-0138
     overdue, RFI-0142 and RFI-0144 open. INS-2232 failed ..." is prose under a heading)."""
-    return not _is_prose(value) and len(value.split()) <= _STATUS_WORDS
+    words = len(value.split())
+    return words <= _STATUS_WORDS and not _is_prose(value, words)
 
 
 #: A status field's value has at most this many words ("pending finance approval (KB-212)").
 _STATUS_WORDS: Final = 8
 
 
-def _is_prose(line: str) -> bool:
-    """Whether a line is sentences, not a row: more than one sentence, or many words."""
-    return len(line.split()) > _ROW_WORDS or _SENTENCE_BREAK.search(line) is not None
+def _is_prose(line: str, words: int) -> bool:
+    """Whether a line of ``words`` words is sentences, not a row: more than one sentence,
+    or many words."""
+    return words > _ROW_WORDS or _SENTENCE_BREAK.search(line) is not None
 
 
 #: A row of a listing has at most this many words; a line of more is prose.
