@@ -1466,7 +1466,7 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
                 (
                     *number_spellings(amount),
                     *number_spellings(amount / 100),
-                    *(f"{v}" for v in _one_place_more(amount, _places_of(atom.text))),
+                    *(f"{v}" for v in _one_place_more(amount, decimal_places(atom.text))),
                     # "94,3 %": the comma splits the token, the whole part is one; only
                     # for a share the summary writes so (the whole part alone is a token of
                     # many messages, and each is then read around it)
@@ -1539,14 +1539,16 @@ def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> t
     )
 
 
-_PLACES: Final = lazy(r"\d[.,](\d+)")
+_PLACES: Final = lazy(r"\d+(?:[.,](\d+))?")
 _DECIMAL_COMMA: Final = lazy(r"\d,\d{1,2}(?!\d)")
 
 
-def _places_of(written: str) -> int:
-    """How many decimal places a number is written with (``23,1 %`` -> 1)."""
-    match = _PLACES.search(written)
-    return len(match.group(1)) if match is not None else 0
+def decimal_places(written: str) -> int:
+    """How many decimal places the last number of ``written`` has (``23,1 %`` -> 1); more
+    than three are no decimals people write (``1,204`` groups thousands): 0."""
+    found = _PLACES.findall(written)
+    tail = found[-1] if found else ""
+    return len(tail) if len(tail) <= 3 else 0
 
 
 def _rounded(value: Decimal, places: int) -> Decimal:
@@ -1799,7 +1801,7 @@ def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decim
         # to the places the summary wrote ("23,1 %" of 23.13%)
         if 0 < seen < 1 and text[begin : begin + 2] in ("0.", ".") and seen * 100 == amount:
             return True
-        places = _places_of(claim.text)
+        places = decimal_places(claim.text)
         exponent = seen.as_tuple().exponent
         return (
             isinstance(exponent, int)

@@ -1878,11 +1878,7 @@ def _numeric_value(atom: Atom) -> Decimal | None:
 
 def _places(atom: Atom) -> int:
     """How many decimals the summary wrote a number with (what a derivation is rounded to)."""
-    digits = re.findall(r"\d+(?:[.,](\d+))?", atom.text)
-    if atom.kind in (A.MONEY,):
-        return 2
-    tail = digits[-1] if digits else ""
-    return len(tail) if tail and len(tail) <= 3 else 0
+    return 2 if atom.kind == A.MONEY else A.decimal_places(atom.text)
 
 
 def _status_verdict(
