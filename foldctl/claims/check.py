@@ -250,6 +250,7 @@ class _Check:
         self._searched: tuple[EvidenceRef, ...] | None = None
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
+        self._mention_list: list[_Mention] | None = None  # each clause's, read once
 
     # ------------------------------------------------------------ driver
 
@@ -882,14 +883,12 @@ class _Check:
         return fact.key is not None
 
     def _troubled(self, clause: tuple[int, int]) -> bool:
-        """Whether a clause tells of a failure (a word of trouble, an HTTP error status):
-        its moments are then those of what was asked and refused, not of what is."""
-        text = self.summary[clause[0] : clause[1]]
-        if _HTTP_ERROR.search(text):
-            return True
-        return any(
-            name != "weak" and pattern.search(text) is not None
-            for name, pattern in F.MENTION_CLASSES
+        """Whether a clause tells of a failure (a word of trouble, an HTTP error status),
+        as the clause's mention of errors reads it: its moments are then those of what was
+        asked and refused, not of what is."""
+        mention = self._mentions()[bisect_right(self._clause_starts, clause[0]) - 1]
+        return bool(mention.classes - {"weak"}) or any(
+            len(n) == 3 and n[0] in "45" for n in mention.numbers
         )
 
     def _another_subject(self, claim: Atom, entity: Atom) -> bool:
@@ -1391,6 +1390,8 @@ class _Check:
         """Per clause: the classes of its words of trouble (not inside a tool's name:
         ``issue_refund`` holds no "issue"), its words, its entities, its numbers (an HTTP
         or exit code), its words joined by ``_``."""
+        if self._mention_list is not None:
+            return self._mention_list
         found: list[_Mention] = []
         tools = {tool.lower() for tool, _ in self.index.tool_names(self.start, self.stop)}
         # a word of a tool's name is no word of trouble ("a retry storm" beside retry_payment)
@@ -1439,6 +1440,7 @@ class _Check:
                     word_pairs(lowered),
                 )
             )
+        self._mention_list = found
         return found
 
     def _mentioned(
@@ -1691,8 +1693,6 @@ _RELATIVE_TO: Final = lazy(r"\b(?:after|before|later|earlier|past|from)\b", re.I
 #: "N of " just before a count: the count is the total the part is of.
 _OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
 #: Words before a status that make it an earlier state ("the first validation failed").
-#: An HTTP error status as a summary writes it ("returned 409", "409 Conflict", "(503)").
-_HTTP_ERROR: Final = lazy(r"(?<![\d.:/-])[45]\d\d(?![\d.:/-])")
 _BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][ \t]{0,2}")
 #: After a status word, that it was an earlier state: "timed out once, then confirmed".
 _ONCE_THEN: Final = lazy(r"\s(?:once|at first|first|initially)\b", re.IGNORECASE)
