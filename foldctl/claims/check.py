@@ -38,9 +38,11 @@ from foldctl.claims.facts import (
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
+    is_done_form,
     names_object,
     names_operation,
     operation_words,
+    told_done_of,
     tool_words,
 )
 from foldctl.lazyre import lazy
@@ -251,12 +253,19 @@ class _Check:
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
         self._mention_list: list[_Mention] | None = None  # each clause's, read once
+        self._contradicted_clauses: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------ driver
 
     def run(self) -> list[ClaimFinding]:
         findings: list[ClaimFinding] = []
         contradicted = self._contradictions() if self.stop > self.start else {}
+        # a clause with a contradiction of its own is not told done a second time
+        self._contradicted_clauses = {
+            self._clause_of(self.atoms[i])
+            for i, found in contradicted.items()
+            if found.kind == CONTRADICTED
+        }
         for position, atom in enumerate(self.atoms):
             if position in contradicted:
                 found = contradicted[position]
@@ -379,6 +388,9 @@ class _Check:
             return "a duration the summary may have worked out; not found as written"
         if atom.kind == A.DURATION and self._between_clocks(atom):
             return "the time between two clock times of one message; not stated there"
+        value = _numeric_value(atom)
+        if value is not None and atom.kind in _NUMERIC and self._margin(atom):
+            return "a difference the summary may have worked out; not found as written"
         if atom.kind == A.COUNT:
             number_text, _, lemma = atom.value.partition(" ")
             if not atom.text[:1].isdigit() and lemma not in A.CALL_NOUNS:
@@ -401,9 +413,6 @@ class _Check:
             bare = Atom(A.NUMBER, number, number, atom.start, atom.end)
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
-        value = _numeric_value(atom)
-        if value is not None and atom.kind in _NUMERIC and self._margin(atom):
-            return "a difference the summary may have worked out; not found as written"
         derivable = value is not None and (
             atom.kind in _NUMERIC - {A.QUANTITY} or self._remainder(atom)
         )
@@ -1275,7 +1284,7 @@ class _Check:
         ordered = sorted(groups.items(), key=lambda g: g[1][1])
         tied: set[int] = set()  # clauses tied to an error
         unmentioned: list[tuple[str, str, list[int]]] = []
-        found = [
+        mentioned = [
             (
                 error_class,
                 tool,
@@ -1290,6 +1299,20 @@ class _Check:
                 ),
             )
             for (error_class, tool), (_, positions) in ordered
+        ]
+        # a clause of one part that names one error by a mark of its own is about that
+        # error: what it is about (an entity, an operation) tells no other ("Marking
+        # BB-205 sold out was refused (403)" tells no crash of the quality log on BB-205);
+        # a list's clause may tell several, one by its code and another by its operation
+        owned = {
+            n
+            for *_, (_, _, marked) in mentioned
+            for n in marked
+            if not _LISTED.search(self.summary, *self.clauses[n])
+        }
+        found = [
+            (error_class, tool, positions, (told - (owned - mine), by_class))
+            for error_class, tool, positions, (told, by_class, mine) in mentioned
         ]
         named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
         for error_class, tool, positions, (own, by_class) in found:
@@ -1318,6 +1341,9 @@ class _Check:
         findings: list[ClaimFinding] = []
         for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
+            told = self._told_done(tool, positions, mentions)
+            if told is not None:
+                findings.append(told)
             findings.append(
                 ClaimFinding(
                     kind=UNVERIFIED if loose else DROPPED,
@@ -1330,6 +1356,59 @@ class _Check:
                 )
             )
         return findings
+
+    def _told_done(
+        self, tool: str, positions: list[int], mentions: list[_Mention]
+    ) -> ClaimFinding | None:
+        """A clause that tells a failed operation the summary says nothing of as done ("the
+        update SMS was sent" of a ``send_sms`` that got a 503, never sent again): the clause
+        names the operation (its object, what the call was about, or its own verb done)
+        and says it is done, with no word of trouble, plan or doubt. ``None`` when a later
+        call of the tool went through, or no clause tells it done."""
+        verbs, objects = told_done_of(tool)
+        for name, later in self.index.tool_names(positions[-1] + 1, self.stop):
+            if (name == tool or (verbs | objects) & set(tool_words(name))) and any(
+                self.index.messages[p].error is None for p in later
+            ):
+                return None  # tried again (or another way) and went through: "sent" is true
+        named: set[str] = set()  # what the error's own lines name ("lk-0f3a-88e1 unreachable")
+        for position in positions[:4]:
+            named |= {
+                entity_key(a)
+                for line in self.index.error_lines(position)
+                for a in A.extract_atoms(line[:1000])
+                if a.kind in A.ENTITY_KINDS
+            }
+        for n, (clause_start, clause_end) in enumerate(self.clauses):
+            mention = mentions[n]
+            if mention.classes or mention.planned:
+                continue
+            if (clause_start, clause_end) in self._contradicted_clauses:
+                continue
+            if named and not mention.entities & named and not mention.words & _ALL:
+                continue  # the call failed for one thing, the clause tells of others
+            text = self.summary[clause_start:clause_end]
+            if _DOUBT.search(text):
+                continue
+            by_object = names_object(mention.words, objects)
+            for match in _TOLD_DONE.finditer(text):
+                done = match.group("done").lower()
+                if done in _NOT_DONE or V.status_family(done) not in _DONE_FAMILIES:
+                    continue
+                # the operation by its own verb done ("uploaded") or by what it acts on
+                # ("the coupon"), not by an entity alone ("INC-7 is marked resolved" is no
+                # telling of a restart of INC-7's pods)
+                if by_object or any(is_done_form(done, verb) for verb in verbs):
+                    at = clause_start + match.start("done")
+                    atom = Atom(A.STATUS, match.group("done"), "succeeded", at, at + len(done))
+                    line = self.index.messages[positions[0]].error or ""
+                    return self._finding(
+                        CONTRADICTED,
+                        atom,
+                        expected=f"the originals say it failed: {line[:120]}",
+                        evidence=tuple(self.index.ref(p) for p in positions[:4]),
+                    )
+        return None
 
     def _continuing(self, tied: set[int]) -> set[int]:
         """The clauses of a line headed by a tool's name ("- send_sms: HTTP 503, queue
@@ -1452,11 +1531,12 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> tuple[set[int], set[int]]:
+    ) -> tuple[set[int], set[int], set[int]]:
         """The clauses that mention the error: those that name it (its code, its
         distinctive words, its own code word, or a word of trouble with the failing
         operation or what the call was about), and, when none does, those that share only
-        its kind of trouble when no other error shares it ("the card was declined")."""
+        its kind of trouble when no other error shares it ("the card was declined"); and
+        third, those of the first that name it by a mark of its own (:data:`_OWN`)."""
         anchors: set[str] = set()
         lines: list[str] = []
         for n, position in enumerate(positions[:20]):
@@ -1467,7 +1547,7 @@ class _Check:
                 lines.extend(self.index.error_lines(position))
             else:
                 lines.append(self.index.messages[position].error or "")
-        codes, distinct = _error_marks(lines)
+        codes, distinct, acronyms = _error_marks(lines)
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
         tool_name = tool.lower()
@@ -1476,6 +1556,7 @@ class _Check:
         objects |= {p for p in map(F.program_of, lines) if p is not None}
         found: set[int] = set()
         by_class: set[int] = set()
+        own: set[int] = set()
         for n, mention in enumerate(mentions):
             tie = self._mentions_error(
                 mention,
@@ -1485,6 +1566,7 @@ class _Check:
                 anchors,
                 codes,
                 distinct,
+                acronyms,
                 names,
                 objects,
                 pairs,
@@ -1495,15 +1577,17 @@ class _Check:
                 by_class.add(n)
             elif tie:
                 found.add(n)
+                if tie is _OWN:
+                    own.add(n)
         if found:
             # told by its own marks: a clause that only shares its kind of trouble may
             # tell another error ("the code was rejected" beside "the card was declined")
-            return found, set()
+            return found, set(), own
         if by_class:
-            return set(), by_class
+            return set(), by_class, own
         if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found, set()
+        return found, set(), own
 
     @staticmethod
     def _mentions_error(
@@ -1514,6 +1598,7 @@ class _Check:
         anchors: set[str],
         codes: set[str],
         distinct: set[str],
+        acronyms: set[str],
         names: set[str],
         objects: set[str],
         pairs: frozenset[str],
@@ -1521,25 +1606,28 @@ class _Check:
         single: bool,
         unique: bool,
     ) -> bool | str:
-        """Whether a clause mentions the error: ``True`` by a mark of its own (its code,
-        its words, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
+        """Whether a clause mentions the error: :data:`_OWN` by a mark of its own (its code,
+        its code word, its tool's name, its words), ``True`` by what it is about (its
+        entities, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
         alone."""
         trouble = mention.classes - {"weak"}
         if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
-            return True  # "got a 503", "(409)", "exit code 3"
+            return _OWN  # "got a 503", "(409)", "exit code 3"
         if {c for c in codes & mention.numbers if len(c) == 3 and c[0] in "45"}:
-            return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
+            return _OWN  # an HTTP status of the error, as a number of its own: "409 at 10:00"
         if names & mention.names:
-            return True  # the error's own code word: "not_in_channel", "card_declined"
+            return _OWN  # the error's own code word: "not_in_channel", "card_declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
-            return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
+            return _OWN  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
         if not mention.classes:
             return False
         shared = distinct & {_stem(w) for w in mention.words}
-        if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
-            return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
+        if len(shared) >= 2:
+            return _OWN  # "checksum mismatch", "a nil pointer panic"
+        if any(len(w) >= 7 or w in acronyms for w in shared):
+            return True  # one word: "beyond the UCL", "TLS errors" (or "payment" of another)
         if pairs & mention.pairs:
-            return True  # two words of the error line in a row: "sorter S3 (ERROR)"
+            return _OWN  # two words of the error line in a row: "sorter S3 (ERROR)"
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
@@ -1604,6 +1692,36 @@ class _Mention(msgspec.Struct, frozen=True):
     pairs: frozenset[str] = frozenset()  # its words two by two ("sorter s3")
 
 
+#: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
+#: or at the clause's start, or a word of the done family.
+_TOLD_DONE: Final = lazy(
+    r"(?:\b(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|now|i|we|successfully)"
+    r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+)"
+    r"(?P<done>[a-z]{3,}ed|sent|paid|set|put|held|ran|written|went\s+(?:out|through)|"
+    r"in\s+place|live)\b",
+    re.IGNORECASE,
+)
+#: Words that make a clause tell of every thing an operation acted on.
+_ALL: Final = frozenset(_words("all every both each entire whole full"))
+#: The status families of a word that tells an operation done (``None``: a verb's done form
+#: that is no status word, "uploaded").
+_DONE_FAMILIES: Final = frozenset({None, "succeeded", "completed", "approved"})
+#: Done forms that tell no operation done.
+_NOT_DONE: Final = frozenset(
+    _words(
+        "attempted tried retried requested asked started initiated planned proposed expected "
+        "needed required queued scheduled pending awaited waited used based called named "
+        "related listed noted checked confirmed reported returned received showed showed "
+        "flagged raised limited capped locked blocked rejected declined denied refused failed "
+        "timed stopped paused"
+    )
+)
+#: Words that make a clause a doubt, a negation or a plan, not a telling of what was done.
+_DOUBT: Final = lazy(
+    r"\b(?:not|never|no|n't|without|unable|cannot|yet|still|pending|awaiting|will|would|"
+    r"should|may|might|to\s+be|again|retry|once|until|if|unless)\b",
+    re.IGNORECASE,
+)
 #: A line headed by a tool's name ("- send_sms: HTTP 503, queue full").
 _TOOL_LINE: Final = lazy(
     r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])?[ \t]{0,3}`?[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}`?:"
@@ -1612,6 +1730,10 @@ _TOOL_LINE: Final = lazy(
 _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 #: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
 _BY_CLASS: Final = "by class"
+#: What joins the parts of a list in one clause.
+_LISTED: Final = lazy(r",|\band\b|\bthen\b")
+#: A clause that mentions an error by a mark of its own (its code, its code word, its tool).
+_OWN: Final = "own"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and an amount after it, another item of a list with a subject of its
@@ -1661,11 +1783,12 @@ _SHARE_OF: Final = lazy(
 _BY: Final = lazy(r"\bby\s{1,3}(?:about\s|some\s|another\s)?$")
 #: After a number (and its unit or noun), a word of comparison: the number is a difference.
 _COMPARED: Final = lazy(
-    r"(?:\s{0,2}[A-Za-z%]{1,12}){0,1}\s{1,3}(?:above|below|over|under|beyond|short of|"
-    r"more than|less than|fewer than|higher than|lower than|ahead of|behind|"
-    # a comparative alone: "0.039 lower in macro-F1", "29 ms faster at p95"
+    # after at most two words or a unit ("per tonne", "/kg", "a month in P&I")
+    r"(?:\s{0,2}(?:/\s?)?[A-Za-z%&]{1,12}){0,2}\s{1,3}(?:above|below|over|under|beyond|"
+    r"short of|more than|less than|fewer than|higher than|lower than|ahead of|behind|"
+    # a comparative alone: "0.039 lower in macro-F1", "29 ms faster at p95", "$122.63 less"
     r"lower|higher|faster|slower|smaller|larger|bigger|cheaper|dearer|greater|shorter|"
-    r"longer|heavier|lighter|wider|narrower)\b",
+    r"longer|heavier|lighter|wider|narrower|less|more|fewer|later|earlier|sooner)\b",
     re.IGNORECASE,
 )
 #: How many of the last results a value not said to be derived may be worked out from.
@@ -1813,11 +1936,12 @@ _LEVEL_WORDS: Final = frozenset(
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
 
-def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
-    """What names an error: its codes (an HTTP status, an exit code) and its distinctive
-    words (long, and not common to every error)."""
+def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str], set[str]]:
+    """What names an error: its codes (an HTTP status, an exit code), its distinctive
+    words (long, and not common to every error) and, of those, its acronyms."""
     codes: set[str] = set()
     distinct: set[str] = set()
+    acronyms: set[str] = set()
     for line in lines:
         lowered = line.lower()
         for m in _ERROR_CODES.finditer(lowered):
@@ -1829,10 +1953,9 @@ def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
             for w in _ERROR_WORDS.findall(lowered)
             if w not in F.COMMON_ERROR_WORDS and w not in GENERIC_TOOL_WORDS
         }
-        distinct |= {  # an acronym is as distinctive as a long word: "beyond UCL"
-            w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS
-        }
-    return codes, distinct
+        # an acronym is as distinctive as a long word: "beyond UCL"
+        acronyms |= {w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS}
+    return codes, distinct | acronyms, acronyms
 
 
 def _line_with(text: str, written: str, noun: str) -> bool:

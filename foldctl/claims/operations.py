@@ -37,6 +37,23 @@ MORE_WRITE_VERBS: Final = frozenset(
     )
 )
 _WRITES: Final = WRITE_VERBS | MORE_WRITE_VERBS
+#: Verbs of tool names whose done form tells the operation done (``uploaded`` of
+#: ``play_upload``): the writes, and verbs that make or change a thing of their own.
+_DONE_VERBS: Final = _WRITES | frozenset(
+    _words(
+        "renew attach install publish generate promote transition register activate enable disable"
+    )
+)
+#: Done forms a suffix does not make.
+_IRREGULAR_DONE: Final[dict[str, tuple[str, ...]]] = {
+    "send": ("sent",),
+    "pay": ("paid",),
+    "set": ("set",),
+    "put": ("put",),
+    "hold": ("held",),
+    "run": ("ran", "run"),
+    "write": ("written", "wrote"),
+}
 
 
 def is_write(tool_name: str | None) -> bool:
@@ -170,3 +187,21 @@ def names_object(clause_words: Iterable[str], objects: Iterable[str]) -> bool:
             if same_stem(word, obj) or (group is not None and obj in group):
                 return True
     return False
+
+
+def told_done_of(tool: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The verbs of a tool's name that make or change something (``upload`` of
+    ``play_upload``) and the words of what it acts on (``play``), generic words left out."""
+    found = tool_words(tool)
+    verbs = frozenset(w for w in found if w in _DONE_VERBS)
+    objects = frozenset(w for w in found if w not in _DONE_VERBS and w not in GENERIC_TOOL_WORDS)
+    return verbs, objects
+
+
+def is_done_form(word: str, verb: str) -> bool:
+    """Whether ``word`` is ``verb`` done (``uploaded``, ``applied``, ``sent``)."""
+    if word in _IRREGULAR_DONE.get(verb, ()):
+        return True
+    if verb.endswith("y") and word == verb[:-1] + "ied":
+        return True
+    return word != verb and same_stem(word, verb)

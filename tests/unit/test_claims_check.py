@@ -1107,3 +1107,62 @@ def test_an_amount_after_another_subject_in_a_list_is_not_the_entitys() -> None:
     told = "The letter for CB-55140 failed, the limit increase to EUR 6,000 was refused."
     assert (CONTRADICTED, "EUR 6000") not in kinds(check_summary(told, index))
     assert (CONTRADICTED, "EUR 6000") in kinds(check_summary("CB-55140 is EUR 6,000.", index))
+
+
+def test_a_failed_operation_told_as_done_is_contradicted() -> None:
+    coupon = ("apply_coupon", {"invoice": "in_1Qb02Xy9", "code": "LOYAL15"})
+    refused = _index_of(*_call_and_result(*coupon, "HTTP/1.1 410 Gone\ncoupon LOYAL15 expired"))
+    told = kinds(check_summary("Seats raised to 75 and coupon LOYAL15 was applied.", refused))
+    assert (CONTRADICTED, "succeeded") in told
+    assert (DROPPED, "failed:apply_coupon") in told
+    # told as failed, planned, or tried again and gone through: no contradiction
+    for said in ("Coupon LOYAL15 was refused (410).", "Apply coupon LOYAL15 again once renewed."):
+        assert CONTRADICTED not in [f.kind for f in check_summary(said, refused)]
+    retried = _index_of(
+        *_call_and_result(*coupon, "HTTP/1.1 503 Service Unavailable"),
+        *_call_and_result(*coupon, '{"invoice": "in_1Qb02Xy9", "discount": "15%"}'),
+    )
+    told = kinds(check_summary("Coupon LOYAL15 was applied.", retried))
+    assert CONTRADICTED not in [kind for kind, _ in told]
+
+
+def test_a_done_claim_about_other_things_than_the_failure_names_is_no_contradiction() -> None:
+    sync = ("ats_sync", {"candidate": "CAN-29904"})
+    log = (
+        "INFO interview INT-7781 pushed\nINFO offer OFR-2026-0388 pushed\n"
+        "ERROR background check BGC-44-0912-7: field 'package' rejected by ATS"
+    )
+    index = _index_of(*_call_and_result(*sync, log))
+    told = "The ATS is synced with the interview and the offer."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    told = "All records are synced to the ATS."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, index))
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "SSAB would have been €85 per tonne cheaper.",
+        "The 7/6 ARM would have been $122.63 less.",
+        "The pour moved to 8 December, 5 days later.",
+    ],
+)
+def test_a_difference_may_have_a_unit_or_words_before_its_comparative(told: str) -> None:
+    index = evidence("SSAB 1,265.00 EUR/t\nARM 2,278.54\npour 2026-12-03 -> 2026-12-08")
+    assert UNSUPPORTED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_clause_that_names_one_error_by_its_code_tells_no_other_by_its_entity() -> None:
+    index = _index_of(
+        *_call_and_result("set_availability", {"sku": "BB-205"}, "HTTP/1.1 403 Forbidden"),
+        *_call_and_result("issue_voucher", {"amount": 5}, "HTTP/1.1 429 Too Many Requests"),
+        *_call_and_result(
+            "log_quality_issue",
+            {"sku": "BB-205", "issue": "sold out"},
+            "Traceback (most recent call last):\nRuntimeError: quality service crashed",
+        ),
+    )
+    told = "Marking BB-205 sold out was refused (403). The voucher was issued after a 429."
+    assert (DROPPED, "failed:log_quality_issue") in kinds(check_summary(told, index))
+    told += " Logging the quality issue crashed."
+    assert DROPPED not in [f.kind for f in check_summary(told, index)]
