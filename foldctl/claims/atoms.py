@@ -1389,6 +1389,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
             )
         elif lw1 not in NOT_NOUNS and lw1 not in MONTHS and not _PROPER.fullmatch(w1):
             noun, noun_end = lw1, m.end("w1")  # not a name: "at 9 Paris time"
+        if noun is not None and _YEAR.fullmatch(raw) and singular(noun) == noun:
+            noun = None  # "the 2023 water claim": a year before a noun, not a count of it
         if noun is not None and not is_word:
             counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
             amount = counted if counted is not None else amount
@@ -1459,6 +1461,13 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
+        comma = _DECIMAL_COMMA.search(atom.text) if kind == MONEY else None
+        if comma is not None and amount != int(amount):
+            # "7,98 €": the comma splits the token in two, each of one or two digits; a
+            # message must hold both (one digit alone is a token of most messages)
+            spelled = number_spellings(amount)
+            cents = comma.group()[2:]
+            return ((*spelled, *_whole_spellings(amount)), (*spelled, cents))
         if kind == PERCENT and 0 < amount <= 100:
             # a share may be written as a fraction ("0.8705" for 87.05%), or rounded to
             # the places written ("23,1 %" of 23.13%)
@@ -1541,6 +1550,8 @@ def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> t
 
 _PLACES: Final = lazy(r"\d+(?:[.,](\d+))?")
 _DECIMAL_COMMA: Final = lazy(r"\d,\d{1,2}(?!\d)")
+#: A year as people write one before a noun ("the 2023 claim").
+_YEAR: Final = lazy(r"(?:19|20)\d\d")
 
 
 def decimal_places(written: str) -> int:

@@ -165,7 +165,11 @@ _LOOK_BACK: Final = 50
 _MONEY_WORDS: Final = frozenset(
     _words(
         "total subtotal fare rate nightly night price unit fee fees net gross duty refund "
-        "amount balance tax shipping cost deposit due charge charged paid premium discount"
+        "amount balance tax shipping cost deposit due charge charged paid premium discount "
+        # what a limit, a share or a part of an amount is called ("sublimit 25.000,00 EUR")
+        "limit sublimit deductible excess cap reserve headroom share copay coinsurance "
+        "instalment installment down budget quote estimate payout allowance threshold "
+        "minimum maximum exposure"
     )
 )
 
@@ -845,8 +849,10 @@ class _Check:
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
             if _ATTRIBUTIVE.search(before):
                 return False  # "the failed payment": a word of a noun, not a claim
-            if fact.text.strip().lower() == "scheduled" and claim.value in ("confirmed", "held"):
-                return False  # a booking is scheduled for its date
+            if fact.text.strip().lower() == "scheduled" and (
+                claim.value in ("confirmed", "held") or claim.text.lower() in _WENT_THROUGH
+            ):
+                return False  # a booking is scheduled for its date: the booking went through
             if entity is not None and self._another_subject(claim, entity):
                 return False
             said_family = V.FAMILIES.get(claim.value)
@@ -905,7 +911,10 @@ class _Check:
         indefinite noun before the claim ("CR-1 awaits approval after a £6.00 credit was
         denied"), or a conjunction before an entity after it ("denied and CR-1 ...")."""
         if entity.end <= claim.start:
-            return _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+            return (
+                _NEW_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+                or _NEXT_SUBJECT.search(self.summary, entity.end, claim.start) is not None
+            )
         return _JOINED.search(self.summary, claim.end, entity.start) is not None
 
     def _supporting(self, claim: Atom) -> Iterator[int]:
@@ -1250,6 +1259,8 @@ class _Check:
                 continue
             if positions and any(self.index.supports_at(claim, p) for p in positions[-_LOOK_BACK:]):
                 continue  # a result of the operation gives it (of the run it started, say)
+            if self.index.first_support(claim, self.start, self.stop) is not None:
+                continue  # another result gives it, of an operation named in other words
             position, fact = seen[-1]
             found[i] = self._finding(
                 CONTRADICTED, claim, expected=fact.text, evidence=(self.index.ref(position),)
@@ -1741,6 +1752,11 @@ _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{
 _LISTED_SUBJECT: Final = lazy(r"[,;]\s{1,3}(?:and\s{1,3})?the\s[a-z]", re.IGNORECASE)
 #: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
 _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
+#: Words that tell an operation went through, not what state its thing is in.
+_WENT_THROUGH: Final = frozenset(("went through", "succeeded", "successful", "successfully"))
+#: Between an entity and a claim after it, the next item of a list with a subject of its
+#: own: "INC-1 returned 503, and the post to #data failed", ", Slack post failed".
+_NEXT_SUBJECT: Final = lazy(r"(?:[,;]|\band\b|\bbut\b)\s{1,3}(?:the\s{1,3}[a-z]|[A-Z][a-z]+\s)")
 #: Between a claim and an entity after it, a conjunction: the entity starts another clause.
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:]", re.IGNORECASE)
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").

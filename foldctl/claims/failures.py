@@ -363,9 +363,11 @@ def _outcome_line(raw: bytes, begin: int, write: bool = False) -> str | None:
     return line[:_LINE_MAX] if family in ERROR_FAMILIES else None
 
 
-#: A first line that names the record a result shows (``inspection: INS-2232``).
+#: A first line that names the record a result shows (``inspection: INS-2232``,
+#: ``pipeline: #48213``, ``dag_id: orders_nightly``): a field of the record, not a status.
 _RECORD_HEAD: Final = lazy(
-    rb"[A-Za-z][\w -]{1,30}:[ \t]+[A-Z][A-Z0-9]*[-_]?\d{2,}[\w-]*[ \t]*\r?\n"
+    rb"[A-Za-z][\w -]{1,30}:[ \t]+(?:[A-Z][A-Z0-9]*[-_]?\d{2,}[\w-]*|#\d{2,}|"
+    rb"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+)[ \t]*\r?\n"
 )
 
 

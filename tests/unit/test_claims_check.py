@@ -23,6 +23,8 @@ from foldctl.claims import (
     index_message,
     wanted_tokens,
 )
+from foldctl.claims import failures as F
+from foldctl.claims.atoms import summary_atoms
 from tools.claims_corpus import build_corpus, case_evidence, findings_of, index_case
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_checkpoints"
@@ -1166,3 +1168,69 @@ def test_a_clause_that_names_one_error_by_its_code_tells_no_other_by_its_entity(
     assert (DROPPED, "failed:log_quality_issue") in kinds(check_summary(told, index))
     told += " Logging the quality issue crashed."
     assert DROPPED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_an_amount_named_a_limit_or_a_deductible_is_not_the_entitys_amount() -> None:
+    index = evidence(
+        "claim_id: CLM-2026-048213\nstatus: OPEN\nclaimed_amount: 18.450,00 EUR",
+        "Policy HH-DE-7730419\n\nCOVERAGE                  LIMIT (EUR)   DEDUCTIBLE (EUR)\n"
+        "Water damage sublimit       25.000,00           1.000,00",
+    )
+    told = "CLM-2026-048213 is covered: water sublimit (25.000,00 EUR, deductible 1.000,00 EUR)."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    told = "CLM-2026-048213 is for 18.540,00 EUR of water damage."
+    assert (CONTRADICTED, "EUR 18540") in kinds(check_summary(told, index))
+
+
+def test_a_status_after_the_next_item_of_a_list_is_not_the_entitys() -> None:
+    index = evidence('{"incident": "INC-20931", "status": "open", "priority": "P2"}')
+    for told in (
+        "Updating INC-20931 returned 503, and the post to #data-eng failed.",
+        "INC-20931 could not be updated (503), Slack post failed (ok: false).",
+    ):
+        assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert (CONTRADICTED, "failed") in kinds(check_summary("INC-20931 failed.", index))
+
+
+def test_a_booking_that_went_through_is_scheduled() -> None:
+    index = evidence('{"assignment": "ASN-77120", "status": "scheduled", "start": "2026-12-03"}')
+    told = "ASN-77120 went through on the second try."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("ASN-77120 is complete.", index))
+
+
+def test_a_records_state_under_a_first_line_naming_it_is_data_not_the_calls_failure() -> None:
+    listing = "dag_id: orders_nightly\nrun_id: scheduled__2026-12-01\nstate: failed\n\nTASK  STATE"
+    pipeline = "pipeline:   #48213\nref:        release/2.14\nstatus:     failed"
+    for text, tool in ((listing, "airflow_task_states"), (pipeline, "ci_pipeline_status")):
+        assert F.error_line(text, write=False) is None
+        assert (
+            kinds(check_summary("The run is being looked at.", evidence(("f1:0", text, tool))))
+            == []
+        )
+    assert F.error_line(listing, write=True) == "state: failed"
+
+
+def test_an_amount_under_ten_with_a_decimal_comma_is_found_as_written() -> None:
+    index = evidence(
+        "OPTION  WAREHOUSE     EST. COST\n1       TRANSFORM_M   7,98 €\n2       XL   8,36 €"
+    )
+    assert kinds(check_summary("TRANSFORM_M at 7,98 € against 8,36 € for XL.", index)) == []
+    assert kinds(check_summary("TRANSFORM_M at 7,89 €.", index)) == [(UNSUPPORTED, "EUR 7.89")]
+
+
+def test_a_year_before_a_noun_is_no_count() -> None:
+    index = evidence('{"claim": "CLM-2023-017702", "status": "closed", "paid": "2.975,50 EUR"}')
+    assert kinds(check_summary("The 2023 water claim CLM-2023-017702 is closed.", index)) == []
+    assert ("count", "2023 claim") in [(a.kind, a.value) for a in summary_atoms("2023 claims")]
+
+
+def test_a_level_another_result_gives_is_not_contradicted_by_the_operation_named() -> None:
+    index = evidence(
+        ("f1:0", "ERROR Job failed: exit code 1", "ci_job_log"),
+        ("f1:1", "Error: query timed out after 30s\nexit code: 124", "metrics_query"),
+    )
+    told = "Integration tests failed (exit code 1), the metrics query timed out (exit code 124)."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    told = "The metrics query exited with exit code 137."
+    assert (CONTRADICTED, "exit 137") in kinds(check_summary(told, index))
