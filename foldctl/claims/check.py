@@ -1295,7 +1295,7 @@ class _Check:
         ordered = sorted(groups.items(), key=lambda g: g[1][1])
         tied: set[int] = set()  # clauses tied to an error
         unmentioned: list[tuple[str, str, list[int]]] = []
-        mentioned = [
+        found = [
             (
                 error_class,
                 tool,
@@ -1310,20 +1310,6 @@ class _Check:
                 ),
             )
             for (error_class, tool), (_, positions) in ordered
-        ]
-        # a clause of one part that names one error by a mark of its own is about that
-        # error: what it is about (an entity, an operation) tells no other ("Marking
-        # BB-205 sold out was refused (403)" tells no crash of the quality log on BB-205);
-        # a list's clause may tell several, one by its code and another by its operation
-        owned = {
-            n
-            for *_, (_, _, marked) in mentioned
-            for n in marked
-            if not _LISTED.search(self.summary, *self.clauses[n])
-        }
-        found = [
-            (error_class, tool, positions, (told - (owned - mine), by_class))
-            for error_class, tool, positions, (told, by_class, mine) in mentioned
         ]
         named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
         for error_class, tool, positions, (own, by_class) in found:
@@ -1542,12 +1528,11 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> tuple[set[int], set[int], set[int]]:
+    ) -> tuple[set[int], set[int]]:
         """The clauses that mention the error: those that name it (its code, its
         distinctive words, its own code word, or a word of trouble with the failing
         operation or what the call was about), and, when none does, those that share only
-        its kind of trouble when no other error shares it ("the card was declined"); and
-        third, those of the first that name it by a mark of its own (:data:`_OWN`)."""
+        its kind of trouble when no other error shares it ("the card was declined")."""
         anchors: set[str] = set()
         lines: list[str] = []
         for n, position in enumerate(positions[:20]):
@@ -1558,7 +1543,7 @@ class _Check:
                 lines.extend(self.index.error_lines(position))
             else:
                 lines.append(self.index.messages[position].error or "")
-        codes, distinct, acronyms = _error_marks(lines)
+        codes, distinct = _error_marks(lines)
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
         tool_name = tool.lower()
@@ -1567,7 +1552,6 @@ class _Check:
         objects |= {p for p in map(F.program_of, lines) if p is not None}
         found: set[int] = set()
         by_class: set[int] = set()
-        own: set[int] = set()
         for n, mention in enumerate(mentions):
             tie = self._mentions_error(
                 mention,
@@ -1577,7 +1561,6 @@ class _Check:
                 anchors,
                 codes,
                 distinct,
-                acronyms,
                 names,
                 objects,
                 pairs,
@@ -1588,17 +1571,15 @@ class _Check:
                 by_class.add(n)
             elif tie:
                 found.add(n)
-                if tie is _OWN:
-                    own.add(n)
         if found:
             # told by its own marks: a clause that only shares its kind of trouble may
             # tell another error ("the code was rejected" beside "the card was declined")
-            return found, set(), own
+            return found, set()
         if by_class:
-            return set(), by_class, own
+            return set(), by_class
         if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found, set(), own
+        return found, set()
 
     @staticmethod
     def _mentions_error(
@@ -1609,7 +1590,6 @@ class _Check:
         anchors: set[str],
         codes: set[str],
         distinct: set[str],
-        acronyms: set[str],
         names: set[str],
         objects: set[str],
         pairs: frozenset[str],
@@ -1617,28 +1597,25 @@ class _Check:
         single: bool,
         unique: bool,
     ) -> bool | str:
-        """Whether a clause mentions the error: :data:`_OWN` by a mark of its own (its code,
-        its code word, its tool's name, its words), ``True`` by what it is about (its
-        entities, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
+        """Whether a clause mentions the error: ``True`` by a mark of its own (its code,
+        its words, its operation, its object), :data:`_BY_CLASS` by its kind of trouble
         alone."""
         trouble = mention.classes - {"weak"}
         if codes & mention.numbers and (mention.classes or _CODE_WORDS & mention.words):
-            return _OWN  # "got a 503", "(409)", "exit code 3"
+            return True  # "got a 503", "(409)", "exit code 3"
         if {c for c in codes & mention.numbers if len(c) == 3 and c[0] in "45"}:
-            return _OWN  # an HTTP status of the error, as a number of its own: "409 at 10:00"
+            return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
         if names & mention.names:
-            return _OWN  # the error's own code word: "not_in_channel", "card_declined"
+            return True  # the error's own code word: "not_in_channel", "card_declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
-            return _OWN  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
+            return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
         if not mention.classes:
             return False
         shared = distinct & {_stem(w) for w in mention.words}
-        if len(shared) >= 2:
-            return _OWN  # "checksum mismatch", "a nil pointer panic"
-        if any(len(w) >= 7 or w in acronyms for w in shared):
-            return True  # one word: "beyond the UCL", "TLS errors" (or "payment" of another)
+        if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
+            return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
         if pairs & mention.pairs:
-            return _OWN  # two words of the error line in a row: "sorter S3 (ERROR)"
+            return True  # two words of the error line in a row: "sorter S3 (ERROR)"
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
@@ -1741,10 +1718,6 @@ _TOOL_LINE: Final = lazy(
 _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 #: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
 _BY_CLASS: Final = "by class"
-#: What joins the parts of a list in one clause.
-_LISTED: Final = lazy(r",|\band\b|\bthen\b")
-#: A clause that mentions an error by a mark of its own (its code, its code word, its tool).
-_OWN: Final = "own"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and an amount after it, another item of a list with a subject of its
@@ -1952,12 +1925,11 @@ _LEVEL_WORDS: Final = frozenset(
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
 
-def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str], set[str]]:
-    """What names an error: its codes (an HTTP status, an exit code), its distinctive
-    words (long, and not common to every error) and, of those, its acronyms."""
+def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
+    """What names an error: its codes (an HTTP status, an exit code) and its distinctive
+    words (long, and not common to every error)."""
     codes: set[str] = set()
     distinct: set[str] = set()
-    acronyms: set[str] = set()
     for line in lines:
         lowered = line.lower()
         for m in _ERROR_CODES.finditer(lowered):
@@ -1969,9 +1941,10 @@ def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str], set[str]]:
             for w in _ERROR_WORDS.findall(lowered)
             if w not in F.COMMON_ERROR_WORDS and w not in GENERIC_TOOL_WORDS
         }
-        # an acronym is as distinctive as a long word: "beyond UCL"
-        acronyms |= {w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS}
-    return codes, distinct | acronyms, acronyms
+        distinct |= {  # an acronym is as distinctive as a long word: "beyond UCL"
+            w.lower() for w in _ACRONYM.findall(line) if w not in _LEVEL_WORDS
+        }
+    return codes, distinct
 
 
 def _line_with(text: str, written: str, noun: str) -> bool:

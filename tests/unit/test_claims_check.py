@@ -1154,22 +1154,6 @@ def test_a_difference_may_have_a_unit_or_words_before_its_comparative(told: str)
     assert UNSUPPORTED not in [f.kind for f in check_summary(told, index)]
 
 
-def test_a_clause_that_names_one_error_by_its_code_tells_no_other_by_its_entity() -> None:
-    index = _index_of(
-        *_call_and_result("set_availability", {"sku": "BB-205"}, "HTTP/1.1 403 Forbidden"),
-        *_call_and_result("issue_voucher", {"amount": 5}, "HTTP/1.1 429 Too Many Requests"),
-        *_call_and_result(
-            "log_quality_issue",
-            {"sku": "BB-205", "issue": "sold out"},
-            "Traceback (most recent call last):\nRuntimeError: quality service crashed",
-        ),
-    )
-    told = "Marking BB-205 sold out was refused (403). The voucher was issued after a 429."
-    assert (DROPPED, "failed:log_quality_issue") in kinds(check_summary(told, index))
-    told += " Logging the quality issue crashed."
-    assert DROPPED not in [f.kind for f in check_summary(told, index)]
-
-
 def test_an_amount_named_a_limit_or_a_deductible_is_not_the_entitys_amount() -> None:
     index = evidence(
         "claim_id: CLM-2026-048213\nstatus: OPEN\nclaimed_amount: 18.450,00 EUR",
