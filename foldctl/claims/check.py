@@ -408,7 +408,10 @@ class _Check:
                 return None  # the originals count the same noun otherwise: strong evidence
             if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
                 return "a small count the originals give no other number for"
-        if atom.kind == A.TIME and _ZONED.search(self.summary, atom.end, atom.end + 24):
+        if atom.kind == A.TIME and (
+            _ZONED.search(self.summary, atom.end, atom.end + 24)
+            or len(set(_CLOCK_ZONE.findall(text))) >= 2  # "02:48 CET, i.e. 01:48 UTC"
+        ):
             return "a time in another zone; not found as written"
         if atom.kind == A.ID and self._named_by_value(atom):
             return "a thing named by one of its values; the value is in the originals"
@@ -842,6 +845,8 @@ class _Check:
                 return False  # "returned 503", "approved the file": what one did, not a state
             if _HEDGED.search(self.summary, max(clause[0], claim.start - 12), claim.start):
                 return False  # "mostly worked": part of it did
+            if _SAVE_FOR.match(self.summary, claim.end, claim.end + 48):
+                return False  # "is paid except for two people": all but some did
             if _ONCE_THEN.match(self.summary, claim.end):
                 return False  # "timed out once, then confirmed": a state it passed through
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
@@ -1753,6 +1758,12 @@ _TRANSITIVE: Final = lazy(
 _ASIDE_SUBJECT: Final = lazy(r"\((?:the|a|an|its|their|his|her|our)\s[^()]{1,40}$", re.I)
 #: Just before a status word, a hedge: only part of it is said ("mostly worked").
 _HEDGED: Final = lazy(r"\b(?:mostly|partly|partially|largely|almost|nearly|half)\s+$", re.I)
+#: After a status, the ones it leaves out: "paid except for two", "for everyone but two".
+_SAVE_FOR: Final = lazy(
+    r"[^.;:]{0,40}?\b(?:except(?:\s+for)?|apart\s+from|save\s+for|but\s+(?:for\s+)?(?:one|two|three|"
+    r"four|five|a\s+few|some|\d+(?![\d.,])))\b",
+    re.I,
+)
 #: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
 _RATE: Final = lazy(r"\s{0,2}(?:(?:a|an|per|each)\b|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
 #: Words of an amount that name no attribute of it ("refund RF-1 of $480").
@@ -1822,7 +1833,12 @@ _EXCLUDED: Final = lazy(
 _NOUN_VALUE: Final = lazy(r"([a-z]{3,20})-(\d{1,3})")
 _CLOCK: Final = lazy(r"(?<![\d:])\d{1,2}:\d{2}(?![\d:])")
 #: A time given in a zone or a place's local time ("07:00 UTC", "18:10 Lisbon time").
-_ZONED: Final = lazy(r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local)")
+_ZONED: Final = lazy(
+    r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local|"
+    r"(?:Eastern|Central|Mountain|Pacific|Atlantic)\b)"
+)
+#: The zone written after a clock time ("01:48 UTC").
+_CLOCK_ZONE: Final = lazy(r"\b\d{1,2}[:.]\d\d(?::\d\d)?\s?(?:[ap]m\s)?\s?([A-Z]{2,5})\b")
 #: A heading of a sectioned summary; ``aside`` when its section tells no events.
 _HEADING: Final = lazy(
     r"(?im)^[ \t#*]{0,6}(?:\d{1,2}[.)][ \t]{1,3})?(?:(?P<aside>primary request|key technical "

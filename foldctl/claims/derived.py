@@ -33,7 +33,10 @@ _ONE_GROUP: Final = lazy(r"\d{1,3}[.,]\d{3}")
 _CUES: Final = lazy(
     r"\b(?:in total|totals?|totalling|totaling|in all|altogether|together|combined|sum|"
     r"subtotal|overall|come to|comes to|came to|coming to|add up|adds up|added up|"
-    r"net of|difference|average|on average)\b"
+    r"net of|difference|average|on average|"
+    # a figure over several things or a span: "across the five regions", "46 open files
+    # between them", "over the three days"
+    r"across|between them|over the (?:\w+ )?(?:days|weeks|months|runs|regions|jobs))\b"
 )
 
 

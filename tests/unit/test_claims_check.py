@@ -1218,3 +1218,42 @@ def test_a_level_another_result_gives_is_not_contradicted_by_the_operation_named
     assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
     told = "The metrics query exited with exit code 137."
     assert (CONTRADICTED, "exit 137") in kinds(check_summary(told, index))
+
+
+@pytest.mark.parametrize(
+    "told", ["Payroll is paid except for two people.", "Payroll went through for everyone but two."]
+)
+def test_a_status_with_the_ones_it_leaves_out_is_no_end(told: str) -> None:
+    index = evidence("run: PR-2026-11-M\nstatus: DRAFT")
+    assert CONTRADICTED not in [f.kind for f in check_summary(f"PR-2026-11-M: {told}", index)]
+    told = "PR-2026-11-M is done, but 4.11.2 stays paused."
+    assert CONTRADICTED in [f.kind for f in check_summary(told, index)]
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "Across the two regions the event served {} requests.",
+        "The two adjusters carry {} open files between them.",
+        "Over the two days there are {} orders.",
+    ],
+)
+def test_a_figure_across_several_things_is_worked_out(told: str) -> None:
+    index = evidence("REGION  COUNT\neu      4,100,201\nus      8,483,866")
+    assert kinds(check_summary(told.format("12,584,067"), index)) == []  # the sum
+    assert [f.kind for f in check_summary(told.format("12,584,076"), index)] == [UNVERIFIED]
+    said = told.format("12,584,076").replace("Across the two regions t", "T")
+    said = said.replace(" between them", "").replace("Over the two days t", "T")
+    assert [f.kind for f in check_summary(said, index)] == [UNSUPPORTED]
+
+
+@pytest.mark.parametrize(
+    ("told", "given"),
+    [
+        ("at 1 pm Eastern, 10 am Pacific", "slot: 2026-05-13 10:00 PT"),
+        ("at 02:48 CET, i.e. 01:48 UTC", "updated: 2026-12-03 02:48 CET"),
+    ],
+)
+def test_a_time_in_another_zone_is_worked_out(told: str, given: str) -> None:
+    index = evidence(f"change: CHG-20931\n{given}")
+    assert UNSUPPORTED not in [f.kind for f in check_summary(f"CHG-20931 is {told}.", index)]
