@@ -366,14 +366,19 @@ class EvidenceIndex:
         if cached is None:
             texts = [self.text(position)[:2000]]
             if position > 0 and self.messages[position - 1].call_names:
-                texts.append(self.text(position - 1)[-2000:])
+                # what the call was about: its short arguments, not a message it sends
+                # ("text": a report naming every ticket of the session) nor its prose
+                texts.extend(call_values(self.call_args(position)))
             keys = {
                 entity_key(a)
                 for text in texts
                 for a in A.extract_atoms(text)
                 if a.kind in A.ENTITY_KINDS
             }
-            keys.update(label_key(v) for v in call_labels(self.call_args(position)))
+            labels = call_labels(self.call_args(position))
+            # a channel or a handle as a summary writes it, with or without its sign
+            keys.update(label_key(v.lstrip("#@")) for v in labels)
+            keys.update(label_key(v) for v in labels)
             keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
             cached = self._anchors[position] = frozenset(keys)
         return cached
@@ -933,6 +938,27 @@ _LONG_NUMBER: Final = lazy(r"(?<![\w.])(\d{4,12})(?![\w.])")
 #: (a job, a table row): ``value`` is its :func:`~foldctl.claims.facts.label_key`.
 LABEL: Final = "label"
 _CALL_ARGS: Final = lazy(r"^→ [\w.:-]+ (?P<args>\{.*\})\s*$", re.MULTILINE)
+
+
+def call_values(calls: str, longest: int = 40) -> list[str]:
+    """The short string values of tool-call arguments, at any depth of their JSON: what a
+    call names (``INC-20931``, ``#data-eng``), not the long text it sends."""
+    found: list[str] = []
+    for m in _CALL_ARGS.finditer(calls[:20_000]):
+        try:
+            args = json.loads(m.group("args"))
+        except (ValueError, RecursionError):
+            continue
+        stack: list[Any] = [args]
+        while stack and len(found) < 200:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str) and len(item) <= longest:
+                found.append(item)
+    return found
 
 
 def call_labels(calls: str) -> list[str]:

@@ -1257,3 +1257,21 @@ def test_a_figure_across_several_things_is_worked_out(told: str) -> None:
 def test_a_time_in_another_zone_is_worked_out(told: str, given: str) -> None:
     index = evidence(f"change: CHG-20931\n{given}")
     assert UNSUPPORTED not in [f.kind for f in check_summary(f"CHG-20931 is {told}.", index)]
+
+
+def test_what_a_call_sends_is_not_what_it_is_about() -> None:
+    report = "Nightly: validate_orders failed, contract publish refused (CR-3318 pending)."
+    index = _index_of(
+        *_call_and_result("update_contract", {"version": 15}, "HTTP/1.1 403 Forbidden"),
+        *_call_and_result(
+            "slack_post",
+            {"channel": "#data-eng", "text": report},
+            '{"ok": false, "error": "not_in_channel"}',
+        ),
+    )
+    told = "Contract v15 was refused (403, CR-3318 pending). I posted the summary to #data-eng."
+    found = kinds(check_summary(told, index))
+    assert (DROPPED, "failed:slack_post") in found
+    assert (CONTRADICTED, "succeeded") in found
+    told = "Contract v15 publish was refused (403, CR-3318 pending); posting to data-eng failed."
+    assert kinds(check_summary(told, index)) == []
