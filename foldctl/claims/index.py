@@ -940,9 +940,10 @@ LABEL: Final = "label"
 _CALL_ARGS: Final = lazy(r"^→ [\w.:-]+ (?P<args>\{.*\})\s*$", re.MULTILINE)
 
 
-def call_values(calls: str, longest: int = 40) -> list[str]:
-    """The short string values of tool-call arguments, at any depth of their JSON: what a
-    call names (``INC-20931``, ``#data-eng``), not the long text it sends."""
+def call_values(calls: str) -> list[str]:
+    """The string values of tool-call arguments, at any depth of their JSON, but for the
+    body of what a call sends (``text``, ``body``, ``message``...): what a call names
+    (``INC-20931``, ``#data-eng``, a subject line), not the report it posts."""
     found: list[str] = []
     for m in _CALL_ARGS.finditer(calls[:20_000]):
         try:
@@ -953,12 +954,18 @@ def call_values(calls: str, longest: int = 40) -> list[str]:
         while stack and len(found) < 200:
             item = stack.pop()
             if isinstance(item, dict):
-                stack.extend(item.values())
+                stack.extend(v for k, v in item.items() if str(k).lower() not in _BODY_KEYS)
             elif isinstance(item, list):
                 stack.extend(item)
-            elif isinstance(item, str) and len(item) <= longest:
+            elif isinstance(item, str) and len(item) <= 200:
                 found.append(item)
     return found
+
+
+#: Arguments that carry the body of what a call sends, not what the call is about.
+_BODY_KEYS: Final = frozenset(
+    A.words("text body message content html markdown description notes note comment summary blocks")
+)
 
 
 def call_labels(calls: str) -> list[str]:
