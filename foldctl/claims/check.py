@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
+from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
@@ -1614,6 +1615,13 @@ class _Check:
             return True  # the error's own code word: "not_in_channel", "card_declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
             return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
+        if mention.entities & anchors and any(
+            _stem(w) in distinct and _stem(w) not in _tool_stems(tool) and V.status_family(w)
+            for w in mention.words
+        ):
+            # its thing and the state it names ("WR-1 returned" of "error": "RETURNED"; not
+            # "R-1 uploaded" of a failed upload, nor "all chunks verified" of a bad chunk)
+            return True
         if not mention.classes:
             return False
         shared = distinct & {_stem(w) for w in mention.words}
@@ -1941,6 +1949,12 @@ _LEVEL_WORDS: Final = frozenset(
 _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 
 
+@lru_cache(maxsize=1024)
+def _tool_stems(tool: str) -> frozenset[str]:
+    """The stems of the words of a tool's name (``drone_upload`` -> drone, upload)."""
+    return frozenset(_stem(w) for w in tool_words(tool))
+
+
 def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:
     """What names an error: its codes (an HTTP status, an exit code) and its distinctive
     words (long, and not common to every error)."""
@@ -2021,6 +2035,8 @@ def _status_verdict(
     conflict: Fact | None = None
     for claim in said:
         for fact in statuses:
+            if V.status_family(fact.text.strip()) == claim.value:
+                return True  # the originals' own word ("error": "RETURNED" of "returned")
             relation = V.status_relation(claim.value, fact.value)
             if (
                 relation == "consistent"

@@ -1275,3 +1275,12 @@ def test_what_a_call_sends_is_not_what_it_is_about() -> None:
     assert (CONTRADICTED, "succeeded") in found
     told = "Contract v15 publish was refused (403, CR-3318 pending); posting to data-eng failed."
     assert kinds(check_summary(told, index)) == []
+
+
+def test_an_error_told_by_its_thing_and_the_state_it_names_is_mentioned() -> None:
+    wire = '{"ok": false, "ref": "WR-880421", "error": "RETURNED", "return_reason": "AC04"}'
+    index = _index_of(*_call_and_result("wire_status", {"ref": "WR-880421"}, wire))
+    # the state the originals give in their own word agrees, and tells the error
+    assert kinds(check_summary("WR-880421 returned (AC04).", index)) == []
+    found = kinds(check_summary("WR-880421 cleared.", index))
+    assert (DROPPED, "failed:wire_status") in found
