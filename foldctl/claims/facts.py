@@ -409,6 +409,8 @@ def _cells(line: str) -> list[tuple[int, str]]:
 
 
 _ID_HEADERS: Final = frozenset(A.words("id name key order ticket backup pod host job test item"))
+#: A table none of whose headers names an id column.
+_NO_ID_COLUMN: Final = -1
 
 
 def _header(line: str, following: str | None) -> _Table | None:
@@ -422,8 +424,12 @@ def _header(line: str, following: str | None) -> _Table | None:
         return None
     names = [A.normalise_key(_unbracketed(text)).strip("_") for _, text in cells]
     entity = next(
-        (i for i, n in enumerate(names) if n in _ID_HEADERS or n.split("_")[-1] in _ID_HEADERS),
-        0,
+        (
+            i
+            for i, n in enumerate(names)
+            if n in _ID_HEADERS or n.split("_")[-1] in _ID_HEADERS or A.is_id_key(n)
+        ),
+        _NO_ID_COLUMN,
     )
     return _Table([(start, name) for (start, _), name in zip(cells, names, strict=True)], entity)
 
@@ -444,11 +450,20 @@ def _row_facts(line: str, table: _Table, facts: MessageFacts) -> bool:
     by_column: dict[int, str] = {}
     for start, text in cells:
         by_column.setdefault(_column(table, start), text)
-    key_cell = by_column.get(table.entity_column) or cells[0][1]
+    entity_column = table.entity_column
+    if entity_column == _NO_ID_COLUMN:
+        # no column is named as an id: the first, unless it is a moment (``DATE  REF
+        # DESCRIPTION``: "2026-11-06  WR-880412  earnest money" is WR-880412's row)
+        entity_column = min(by_column)
+        if _is_moment(A.extract_atoms(by_column[entity_column][:80])):
+            entity_column = next(
+                (i for i, text in sorted(by_column.items()) if _entities_in(text)), entity_column
+            )
+    key_cell = by_column.get(entity_column) or cells[0][1]
     found = _entities_in(key_cell)
     target = [entity_key(found[0])] if found else [label_key(key_cell)]
     for index, text in by_column.items():
-        if index == table.entity_column:
+        if index == entity_column:
             continue
         name = table.columns[index][1]
         for fact in _cell_facts(name, text):

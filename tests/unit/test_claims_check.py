@@ -1284,3 +1284,16 @@ def test_an_error_told_by_its_thing_and_the_state_it_names_is_mentioned() -> Non
     assert kinds(check_summary("WR-880421 returned (AC04).", index)) == []
     found = kinds(check_summary("WR-880421 cleared.", index))
     assert (DROPPED, "failed:wire_status") in found
+
+
+def test_a_row_that_starts_with_its_date_is_its_ids() -> None:
+    ledger = (
+        "DATE        REF         DESCRIPTION          AMOUNT        STATUS\n"
+        "2026-11-06  WR-880412   earnest money        $18,375.00    CLEARED\n"
+        "2026-11-20  WR-880421   additional deposit   $6,125.17     RETURNED"
+    )
+    recap = "Working from OFR-5521 ($612,500.00, accepted); WR-880412 cleared."
+    index = evidence(ledger, ("f1:1", recap, None))
+    assert kinds(check_summary("Earnest money WR-880412 ($18,375.00) cleared.", index)) == []
+    told = "Earnest money WR-880412 ($6,125.17) cleared."
+    assert (CONTRADICTED, "USD 6125.17") in kinds(check_summary(told, index))
