@@ -446,12 +446,13 @@ def _code(codes: str) -> str:
 #: an anchor.
 MENTION_TERMS: Final[dict[str, str]] = {
     "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
+    r"(?:read|connect|request|gateway)timeout|"
     r"took too long|in time|time limit|hung|hangs|"
     r"never (?:answered|responded|replied|returned|finished)|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refus\w*|forbidden|unauthori[sz]ed|permission|"
-    r"turned (?:\w+ )?down|"
+    r"turned (?:\w+ )?down|said no|"
     r"(?:not|never|\w*n't) (?:been )?(?:allowed|permitted)|blocked|lacks?|"
     r"missing (?:a |the )?(?:role|permission|scope|access)|can only be \w+|"
     r"only (?:the |its |their |a |an )?[\w -]{1,30}? (?:can|may|is allowed to)\b|"
@@ -477,6 +478,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:has|have|had|must|needs?) (?:to )?be at (?:least|most)|"
     r"too (?:long|short|large|big|small|many|few|high|low)\b|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
+    r"g[ai]ve up|gives up|choked|"
     r"died|dies|out[\s-]of[\s-]memory|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"

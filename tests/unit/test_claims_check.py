@@ -942,6 +942,17 @@ def test_no_abbreviates_only_before_a_number() -> None:
             "log_quality_issue",
             "A KeyError stopped it.",
         ),
+        (
+            "Error: ReadTimeout: EAD NOTAM service did not respond within 30 s",
+            "notam_lookup",
+            "NOTAMs: ReadTimeout on the first call, second call fine.",
+        ),
+        (
+            "error:    no 271 response from payer within 30000 ms",
+            "payer_eligibility",
+            "The clearinghouse gave up on the first eligibility request after 30 seconds.",
+        ),
+        ("status: DENIED", "ill_request", "The lending library said no to the ILL request."),
     ],
 )
 def test_trouble_told_in_other_words_mentions_the_error(
