@@ -940,16 +940,21 @@ LABEL: Final = "label"
 _CALL_ARGS: Final = lazy(r"^→ [\w.:-]+ (?P<args>\{.*\})\s*$", re.MULTILINE)
 
 
+def _call_arguments(calls: str) -> Iterator[Any]:
+    """The parsed JSON arguments of each ``→ NAME {args}`` line (unreadable ones left out)."""
+    for m in _CALL_ARGS.finditer(calls[:20_000]):
+        try:
+            yield json.loads(m.group("args"))
+        except (ValueError, RecursionError):
+            continue
+
+
 def call_values(calls: str) -> list[str]:
     """The string values of tool-call arguments, at any depth of their JSON, but for the
     body of what a call sends (``text``, ``body``, ``message``...): what a call names
     (``INC-20931``, ``#data-eng``, a subject line), not the report it posts."""
     found: list[str] = []
-    for m in _CALL_ARGS.finditer(calls[:20_000]):
-        try:
-            args = json.loads(m.group("args"))
-        except (ValueError, RecursionError):
-            continue
+    for args in _call_arguments(calls):
         stack: list[Any] = [args]
         while stack and len(found) < 200:
             item = stack.pop()
@@ -971,17 +976,13 @@ _BODY_KEYS: Final = frozenset(
 def call_labels(calls: str) -> list[str]:
     """The short string values of tool-call arguments (``deploy-preview``, ``prod``): the
     names a summary may call the operation by."""
-    found: list[str] = []
-    for m in _CALL_ARGS.finditer(calls[:20_000]):
-        try:
-            args = json.loads(m.group("args"))
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(args, dict):
-            for value in args.values():
-                if isinstance(value, str) and 1 < len(value) <= 40 and " " not in value:
-                    found.append(value)
-    return found
+    return [
+        value
+        for args in _call_arguments(calls)
+        if isinstance(args, dict)
+        for value in args.values()
+        if isinstance(value, str) and 1 < len(value) <= 40 and " " not in value
+    ]
 
 
 def _word_in(word: str, text: str) -> bool:
