@@ -850,6 +850,8 @@ class _Check:
                 return False  # "is paid except for two people": all but some did
             if _ONCE_THEN.match(self.summary, claim.end):
                 return False  # "timed out once, then confirmed": a state it passed through
+            if said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
+                return False  # "the first attempt timed out": a try, not how it ended
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
                 return False  # "C-140 cleared (the first order timed out)": the aside's own
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
@@ -1826,7 +1828,9 @@ _OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
 #: Words before a status that make it an earlier state ("the first validation failed").
 _BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][ \t]{0,2}")
 #: After a status word, that it was an earlier state: "timed out once, then confirmed".
-_ONCE_THEN: Final = lazy(r"\s(?:once|at first|first|initially)\b", re.IGNORECASE)
+_ONCE_THEN: Final = lazy(
+    r"\s(?:once|at first|first|initially|(?:on|at) the first)\b", re.IGNORECASE
+)
 _EARLIER: Final = lazy(
     r"\b(?:first|initial|initially|earlier|previous|original|originally|at first)\b",
     re.IGNORECASE,
@@ -2021,6 +2025,12 @@ def _numeric_value(atom: Atom) -> Decimal | None:
 def _places(atom: Atom) -> int:
     """How many decimals the summary wrote a number with (what a derivation is rounded to)."""
     return 2 if atom.kind == A.MONEY else A.decimal_places(atom.text)
+
+
+def said_failed(claim: Atom) -> bool:
+    """Whether a status claim says something failed (of the failed family)."""
+    family = V.FAMILIES.get(claim.value)
+    return family is not None and family.polarity == V.FAILED
 
 
 def _status_verdict(

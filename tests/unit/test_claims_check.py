@@ -1308,3 +1308,17 @@ def test_a_row_that_starts_with_its_date_is_its_ids() -> None:
     assert kinds(check_summary("Earnest money WR-880412 ($18,375.00) cleared.", index)) == []
     told = "Earnest money WR-880412 ($6,125.17) cleared."
     assert (CONTRADICTED, "USD 6125.17") in kinds(check_summary(told, index))
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "PF-NV-20261218-03 timed out on the first publish and was published on the retry.",
+        "Price file PF-NV-20261218-03: first attempt timed out, second published.",
+    ],
+)
+def test_a_failure_of_a_first_try_is_no_end(told: str) -> None:
+    index = evidence('{"price_file": "PF-NV-20261218-03", "published": true, "status": "active"}')
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    told = "PF-NV-20261218-03 timed out and is still unpublished."
+    assert (CONTRADICTED, "failed") in kinds(check_summary(told, index))
