@@ -543,9 +543,11 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         "S",
     ),
     (
+        # a decimal comma, thousands by a point or a space, and the currency after:
+        # "5.650,00 €", "6 125,17 $" (fr-CA), "877 200,00 SEK"
         "B_ec",
         "(?<![\\w.,])(?P<ec>\\d{1,3}(?:[. \u202f\u00a0]\\d{3})*,\\d\\d)"
-        "[ \u202f\u00a0]?(?:€|EUR\\b)",
+        rf"[ \u202f\u00a0]?(?P<ecur>[€$£¥](?![\w$€£¥])|(?:{_CODES})\b)",
         "D",
     ),
     (
@@ -1167,7 +1169,9 @@ def _euro_comma(m: re.Match[str]) -> Atom | None:
     amount = to_decimal(m.group("ec"))
     if amount is None:
         return None
-    return Atom(MONEY, m.group(), money_value("EUR", amount), m.start(), m.end())
+    written = m.group("ecur")
+    code = CURRENCY_SYMBOLS.get(written, written)
+    return Atom(MONEY, m.group(), money_value(code, amount), m.start(), m.end())
 
 
 def _code_money(m: re.Match[str]) -> Atom | None:
@@ -2094,6 +2098,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("rows: 1\u202f204\u202f311", ((NUMBER, "1204311"),)),
     ("€1.204,50", ((MONEY, "EUR 1204.5"),)),
     ("1 204,50 €", ((MONEY, "EUR 1204.5"),)),
+    ("6 125,17 $", ((MONEY, "USD 6125.17"),)),
+    ("877 200,00 SEK", ((MONEY, "SEK 877200"),)),
     ("1,204 tests failed", ((COUNT, "1204 test"), (STATUS, "failed"))),
     ("1,204 passed", ((NUMBER, "1204"), (STATUS, "succeeded"))),
     ("tracking 4471-2290-8813", ((ID, "447122908813"),)),

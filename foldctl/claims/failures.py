@@ -447,7 +447,7 @@ def _code(codes: str) -> str:
 MENTION_TERMS: Final[dict[str, str]] = {
     "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
     r"(?:read|connect|request|gateway)timeout|"
-    r"took too long|in time|time limit|hung|hangs|"
+    r"took too long|in time|time limit|hung|hangs|ran out of time|"
     r"never (?:answered|responded|replied|returned|finished)|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),

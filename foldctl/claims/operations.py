@@ -97,6 +97,7 @@ SYNONYMS: Final[tuple[frozenset[str], ...]] = tuple(
         "backup backups restore restored restoring",
         "payment payments pay paid paying charge charged",
         "notification notify notified notice message sms email mail",
+        "chat slack teams discord channel",
         "booking book booked reservation reserve reserved",
         "page paged paging pager oncall",
         "sync import export",

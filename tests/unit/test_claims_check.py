@@ -953,6 +953,8 @@ def test_no_abbreviates_only_before_a_number() -> None:
             "The clearinghouse gave up on the first eligibility request after 30 seconds.",
         ),
         ("status: DENIED", "ill_request", "The lending library said no to the ILL request."),
+        ("exit code: 28", "price_file_publish", "The first price file push ran out of time."),
+        ('{"ok": false, "error": "not_in_channel"}', "chat_post", "The post to Slack failed."),
     ],
 )
 def test_trouble_told_in_other_words_mentions_the_error(
