@@ -724,6 +724,7 @@ class _Check:
         (attributes: "DEP-7 of api v2.1 went out" is about DEP-7); then the
         nearest entity after it, unless a preposition introduces that one.
         """
+        entities = [e for e in entities if not self._a_code(e)]
         before = [e for e in entities if e.end <= claim.start][::-1]
         after = [e for e in entities if e.start >= claim.end]
         governed: dict[int, bool] = {}
@@ -747,6 +748,12 @@ class _Check:
         if after and not governed.get(after[0].start, False):
             chosen.append(after[0])
         return chosen
+
+    def _a_code(self, entity: Atom) -> bool:
+        """Whether an id is a code the summary gives as a reason or an error ("reason
+        AC04", "error code E-17"): a value of something else, not a thing with a state."""
+        begin = max(0, entity.start - 14)
+        return _CODE_BEFORE.search(self.summary, begin, entity.start) is not None
 
     def _bracketed_after(self, entity: Atom, previous: Atom) -> bool:
         """Whether ``entity`` opens a bracket right after ``previous``: an attribute of it
@@ -1740,6 +1747,8 @@ _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{
 _LISTED_SUBJECT: Final = lazy(r"[,;]\s{1,3}(?:and\s{1,3})?the\s[a-z]", re.IGNORECASE)
 #: Between an entity and a claim after it, a new subject ("after a £6.00 credit was").
 _NEW_SUBJECT: Final = lazy(r"\b(?:a|an|another)\s", re.IGNORECASE)
+#: Just before an id, what makes it a code of something else: "reason AC04", "code E-17".
+_CODE_BEFORE: Final = lazy(r"\b(?:reason|code|error)[ \t:]{1,3}$", re.IGNORECASE)
 #: Words that tell an operation went through, not what state its thing is in.
 _WENT_THROUGH: Final = frozenset(("went through", "succeeded", "successful", "successfully"))
 #: Between an entity and a claim after it, the next item of a list with a subject of its

@@ -1324,3 +1324,12 @@ def test_a_failure_of_a_first_try_is_no_end(told: str) -> None:
     assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
     told = "PF-NV-20261218-03 timed out and is still unpublished."
     assert (CONTRADICTED, "failed") in kinds(check_summary(told, index))
+
+
+def test_a_code_given_as_a_reason_owns_no_amount() -> None:
+    index = evidence(
+        '{"ref": "WR-880421", "instructed_amount": "5.650,00 EUR", "error": "RETURNED"}',
+        "Returns by reason\nAC04  closed account  2 wires  $612,500.00",
+    )
+    told = "The euro wire (5.650,00 EUR) bounced back, reason AC04 closed account."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
