@@ -857,7 +857,7 @@ class _Check:
                 return False  # "is paid except for two people": all but some did
             if _ONCE_THEN.match(self.summary, claim.end):
                 return False  # "timed out once, then confirmed": a state it passed through
-            if said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
+            if _said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
                 return False  # "the first attempt timed out": a try, not how it ended
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
                 return False  # "C-140 cleared (the first order timed out)": the aside's own
@@ -1721,7 +1721,7 @@ _NOT_DONE: Final = frozenset(
     _words(
         "attempted tried retried requested asked started initiated planned proposed expected "
         "needed required queued scheduled pending awaited waited used based called named "
-        "related listed noted checked confirmed reported returned received showed showed "
+        "related listed noted checked confirmed reported returned received showed "
         "flagged raised limited capped locked blocked rejected declined denied refused failed "
         "timed stopped paused"
     )
@@ -2036,7 +2036,7 @@ def _places(atom: Atom) -> int:
     return 2 if atom.kind == A.MONEY else A.decimal_places(atom.text)
 
 
-def said_failed(claim: Atom) -> bool:
+def _said_failed(claim: Atom) -> bool:
     """Whether a status claim says something failed (of the failed family)."""
     family = V.FAMILIES.get(claim.value)
     return family is not None and family.polarity == V.FAILED
