@@ -519,7 +519,9 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "B_time",
-        r"(?<![\w:.])(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::(?P<ts>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
+        # not after a sign: "+02:00" is a zone's offset
+        "(?<![\\w:.+\u2212])"
+        r"(?P<th>[01]?\d|2[0-3]):(?P<tm>[0-5]\d)(?::(?P<ts>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
         r"(?: ?(?P<tap>[aApP]\.?[mM]\.?(?![\w])))?"
         rf"(?: ?(?P<tz>{_ZONE}))?",
         "D",
@@ -539,7 +541,9 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "B_sym",
-        rf"(?P<sym>[$€£¥]) ?(?P<sa>{_NUM})(?P<ssuf> ?(?:k|K|m|M|bn|million|billion|thousand)\b)?",
+        # "€ 89,60": a decimal comma after the symbol too
+        rf"(?P<sym>[$€£¥]) ?(?P<sa>\d{{1,3}}(?:\.\d{{3}})*,\d\d(?![\d,])|{_NUM})"
+        r"(?P<ssuf> ?(?:k|K|m|M|bn|million|billion|thousand)\b)?",
         "S",
     ),
     (
@@ -1465,10 +1469,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
-        comma = _DECIMAL_COMMA.search(atom.text) if kind == MONEY else None
+        comma = _DECIMAL_COMMA.search(atom.text) if kind in (MONEY, NUMBER) else None
         if comma is not None and amount != int(amount):
-            # "7,98 €": the comma splits the token in two, each of one or two digits; a
-            # message must hold both (one digit alone is a token of most messages)
+            # "7,98 €", "9,4": the comma splits the token in two, each of one or two
+            # digits; a message must hold both (one digit alone is a token of most)
             spelled = number_spellings(amount)
             cents = comma.group()[2:]
             return ((*spelled, *_whole_spellings(amount)), (*spelled, cents))
@@ -2099,6 +2103,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("€1.204,50", ((MONEY, "EUR 1204.5"),)),
     ("1 204,50 €", ((MONEY, "EUR 1204.5"),)),
     ("6 125,17 $", ((MONEY, "USD 6125.17"),)),
+    ("€ 89,60", ((MONEY, "EUR 89.6"),)),
+    ("€ 3.218,60", ((MONEY, "EUR 3218.6"),)),
     ("877 200,00 SEK", ((MONEY, "SEK 877200"),)),
     ("1,204 tests failed", ((COUNT, "1204 test"), (STATUS, "failed"))),
     ("1,204 passed", ((NUMBER, "1204"), (STATUS, "succeeded"))),

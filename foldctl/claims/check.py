@@ -418,7 +418,9 @@ class _Check:
             return "a thing named by one of its values; the value is in the originals"
         if atom.kind == A.QUANTITY:
             number = atom.value.partition(" ")[0]
-            bare = Atom(A.NUMBER, number, number, atom.start, atom.end)
+            written = _WRITTEN_NUMBER.match(atom.text)  # "9,4" of "9,4 °C", as looked up
+            text = written.group() if written is not None else number
+            bare = Atom(A.NUMBER, text, number, atom.start, atom.end)
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
         derivable = value is not None and (
@@ -1858,6 +1860,8 @@ _ZONED: Final = lazy(
     r"[ \t(]{1,2}(?:[A-Z]{1,5}\b|Z\b|[A-Z][a-z]{2,20} time|local|"
     r"(?:Eastern|Central|Mountain|Pacific|Atlantic)\b)"
 )
+#: The number a quantity starts with, as written ("9,4" of "9,4 °C").
+_WRITTEN_NUMBER: Final = lazy(r"\d[\d.,]*")
 #: The zone written after a clock time ("01:48 UTC").
 _CLOCK_ZONE: Final = lazy(r"\b\d{1,2}[:.]\d\d(?::\d\d)?\s?(?:[ap]m\s)?\s?([A-Z]{2,5})\b")
 #: A heading of a sectioned summary; ``aside`` when its section tells no events.

@@ -1333,3 +1333,19 @@ def test_a_code_given_as_a_reason_owns_no_amount() -> None:
     )
     told = "The euro wire (5.650,00 EUR) bounced back, reason AC04 closed account."
     assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_quantity_whose_unit_is_the_columns_is_in_the_originals() -> None:
+    index = evidence(
+        "ZONE   CROP                 TEMP °C  RH %  ALARM     LEVEL\n"
+        "GH-B3  Buxus sempervirens   6,1      74    temp-low  critical\n"
+        "GH-B4  Skimmia japonica     9,4      70    temp-low  info"
+    )
+    assert [f.kind for f in check_summary("GH-B4 is at 9,4 °C.", index)] == [UNVERIFIED]
+    assert kinds(check_summary("GH-B4 is at 9,7 °C.", index)) == [(UNSUPPORTED, "9.7 °C")]
+
+
+def test_a_zones_offset_is_no_clock_time() -> None:
+    index = evidence('{"hold": "HLD-90215", "until": "2027-06-18T12:00:00+02:00"}')
+    told = "HLD-90215 has the block until 2027-06-18 12:00 +02:00."
+    assert kinds(check_summary(told, index)) == []
