@@ -488,7 +488,10 @@ class _Check:
         before = self.summary[max(0, atom.start - 12) : atom.start].lower()
         if _BY.search(before):
             return True
-        return _COMPARED.match(self.summary, atom.end) is not None
+        return (
+            _COMPARED.match(self.summary, atom.end) is not None
+            or _LEFT_OVER.match(self.summary, atom.end) is not None
+        )
 
     def _part(self, count: Atom) -> bool:
         """Whether a count is of the things with a property, told by a status or a
@@ -1810,6 +1813,12 @@ _COMPARED: Final = lazy(
     # a comparative alone: "0.039 lower in macro-F1", "29 ms faster at p95", "$122.63 less"
     r"lower|higher|faster|slower|smaller|larger|bigger|cheaper|dearer|greater|shorter|"
     r"longer|heavier|lighter|wider|narrower|less|more|fewer|later|earlier|sooner)\b",
+    re.IGNORECASE,
+)
+#: After a number, what makes it what is left of another: "1880 tickets left", "183 seats
+#: unsold", "$287.65 to go".
+_LEFT_OVER: Final = lazy(
+    r"(?:\s{1,3}[A-Za-z]{1,12})?\s{1,3}(?:left|remaining|unsold|to go|outstanding)\b",
     re.IGNORECASE,
 )
 #: How many of the last results a value not said to be derived may be worked out from.

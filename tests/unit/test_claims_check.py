@@ -1349,3 +1349,11 @@ def test_a_zones_offset_is_no_clock_time() -> None:
     index = evidence('{"hold": "HLD-90215", "until": "2027-06-18T12:00:00+02:00"}')
     told = "HLD-90215 has the block until 2027-06-18 12:00 +02:00."
     assert kinds(check_summary(told, index)) == []
+
+
+@pytest.mark.parametrize(
+    "told", ["General still has 1880 tickets left.", "VIP has 183 seats unsold."]
+)
+def test_what_is_left_of_a_number_is_worked_out(told: str) -> None:
+    index = evidence("TIER     CAPACITY  SOLD\ngeneral  12000     10120\nvip      600       417")
+    assert UNSUPPORTED not in [f.kind for f in check_summary(told, index)]
