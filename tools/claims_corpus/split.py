@@ -29,8 +29,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A12 are read, B2
-#: to B12 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A13 are read, B2
+#: to B13 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
@@ -64,6 +64,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B11 (blind)": ("broadcastops", "ledgerrecon", "schooladmin"),
     "A12 (study)": ("benefitsadmin", "festivaltickets", "plantnursery"),
     "B12 (blind)": ("courtclerk", "hvacservice", "telematics"),
+    "A13 (study)": ("mealkits",),
+    "B13 (blind)": ("qclab",),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
