@@ -258,19 +258,12 @@ class _Check:
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
         self._mention_list: list[_Mention] | None = None  # each clause's, read once
-        self._contradicted_clauses: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------ driver
 
     def run(self) -> list[ClaimFinding]:
         findings: list[ClaimFinding] = []
         contradicted = self._contradictions() if self.stop > self.start else {}
-        # a clause with a contradiction of its own is not told done a second time
-        self._contradicted_clauses = {
-            self._clause_of(self.atoms[i])
-            for i, found in contradicted.items()
-            if found.kind == CONTRADICTED
-        }
         for position, atom in enumerate(self.atoms):
             if position in contradicted:
                 found = contradicted[position]
@@ -298,7 +291,13 @@ class _Check:
                     else:
                         findings.append(self._finding(UNSUPPORTED, atom))
         if self.stop > self.start:
-            findings.extend(self._dropped())
+            # a clause with a contradiction of its own is not told done a second time
+            claimed = {
+                self._clause_of(self.atoms[i])
+                for i, found in contradicted.items()
+                if found.kind == CONTRADICTED
+            }
+            findings.extend(self._dropped(claimed))
         seen: set[tuple[str, str, str | None]] = set()
         unique: list[ClaimFinding] = []
         for finding in findings:
@@ -1302,11 +1301,12 @@ class _Check:
 
     # ------------------------------------------------------------ dropped
 
-    def _dropped(self) -> list[ClaimFinding]:
+    def _dropped(self, claimed: set[tuple[int, int]]) -> list[ClaimFinding]:
         """Every error result the summary does not mention: ``dropped`` when the summary
         says nothing of trouble it does not tie to another error, else ``unverified`` (a
         clause of trouble the rules cannot tie to an error may be about this one, in words
-        they do not know)."""
+        they do not know); and a clause (not one of ``claimed``, those contradicted
+        already) that tells such a failed write as done, ``contradicted``."""
         groups = self.index.error_groups(self.start, self.stop)
         if not groups:
             return []
@@ -1358,7 +1358,7 @@ class _Check:
         findings: list[ClaimFinding] = []
         for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
-            told = self._told_done(tool, positions, mentions)
+            told = self._told_done(tool, positions, mentions, claimed)
             if told is not None:
                 findings.append(told)
             findings.append(
@@ -1375,7 +1375,11 @@ class _Check:
         return findings
 
     def _told_done(
-        self, tool: str, positions: list[int], mentions: list[_Mention]
+        self,
+        tool: str,
+        positions: list[int],
+        mentions: list[_Mention],
+        claimed: set[tuple[int, int]],
     ) -> ClaimFinding | None:
         """A clause that tells a failed operation the summary says nothing of as done ("the
         update SMS was sent" of a ``send_sms`` that got a 503, never sent again): the clause
@@ -1388,19 +1392,13 @@ class _Check:
                 self.index.messages[p].error is None for p in later
             ):
                 return None  # tried again (or another way) and went through: "sent" is true
-        named: set[str] = set()  # what the error's own lines name ("lk-0f3a-88e1 unreachable")
-        for position in positions[:4]:
-            named |= {
-                entity_key(a)
-                for line in self.index.error_lines(position)
-                for a in A.extract_atoms(line[:1000])
-                if a.kind in A.ENTITY_KINDS
-            }
+        # what the error's own lines name ("lk-0f3a-88e1 unreachable")
+        named = frozenset().union(*(self.index.error_line_entities(p) for p in positions[:4]))
         for n, (clause_start, clause_end) in enumerate(self.clauses):
             mention = mentions[n]
             if mention.classes or mention.planned:
                 continue
-            if (clause_start, clause_end) in self._contradicted_clauses:
+            if (clause_start, clause_end) in claimed:
                 continue
             if named and not mention.entities & named and not mention.words & _ALL:
                 continue  # the call failed for one thing, the clause tells of others

@@ -254,6 +254,7 @@ class EvidenceIndex:
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
+        self._error_line_entities: dict[int, frozenset[str]] = {}
         self._tools: dict[str, list[int]] = {}
         self._tool_names: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
@@ -381,6 +382,19 @@ class EvidenceIndex:
             keys.update(label_key(v) for v in labels)
             keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
             cached = self._anchors[position] = frozenset(keys)
+        return cached
+
+    def error_line_entities(self, position: int) -> frozenset[str]:
+        """The entities the lines reporting the error at ``position`` name (read once):
+        what the call failed for ("lk-0f3a-88e1 unreachable")."""
+        cached = self._error_line_entities.get(position)
+        if cached is None:
+            cached = self._error_line_entities[position] = frozenset(
+                entity_key(a)
+                for line in self.error_lines(position)
+                for a in A.extract_atoms(line[:1000])
+                if a.kind in A.ENTITY_KINDS
+            )
         return cached
 
     def error_lines(self, position: int) -> tuple[str, ...]:
