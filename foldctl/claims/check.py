@@ -409,8 +409,7 @@ class _Check:
             if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
                 return "a small count the originals give no other number for"
         if atom.kind == A.TIME and (
-            _ZONED.search(self.summary, atom.end, atom.end + 24)
-            or len(set(_CLOCK_ZONE.findall(text))) >= 2  # "02:48 CET, i.e. 01:48 UTC"
+            _ZONED.search(self.summary, atom.end, atom.end + 24) or self._two_zones(clause)
         ):
             return "a time in another zone; not found as written"
         if atom.kind == A.ID and self._named_by_value(atom):
@@ -432,6 +431,14 @@ class _Check:
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
+
+    def _two_zones(self, clause: tuple[int, int]) -> bool:
+        """Whether a clause gives clock times in two zones ("02:48 CET, i.e. 01:48 UTC"):
+        one of them is worked out from the other."""
+        zones = {A.zone_offset(a.text) for a in self._atoms_in(*clause) if a.kind == A.TIME} - {
+            None
+        }
+        return len(zones) >= 2
 
     def _remainder(self, atom: Atom) -> bool:
         """Whether a quantity is what is left of another ("81.6 GB of the 200 GB plan is
@@ -1869,8 +1876,6 @@ _ZONED: Final = lazy(
 )
 #: The number a quantity starts with, as written ("9,4" of "9,4 °C").
 _WRITTEN_NUMBER: Final = lazy(r"\d[\d.,]*")
-#: The zone written after a clock time ("01:48 UTC").
-_CLOCK_ZONE: Final = lazy(r"\b\d{1,2}[:.]\d\d(?::\d\d)?\s?(?:[ap]m\s)?\s?([A-Z]{2,5})\b")
 #: A heading of a sectioned summary; ``aside`` when its section tells no events.
 _HEADING: Final = lazy(
     r"(?im)^[ \t#*]{0,6}(?:\d{1,2}[.)][ \t]{1,3})?(?:(?P<aside>primary request|key technical "
