@@ -39,6 +39,7 @@ from foldctl.claims.facts import (
 from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
+    IRREGULAR_DONE,
     is_done_form,
     names_object,
     names_operation,
@@ -1717,8 +1718,10 @@ class _Mention(msgspec.Struct, frozen=True):
 _TOLD_DONE: Final = lazy(
     r"(?:\b(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|now|i|we|successfully)"
     r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+)"
-    r"(?P<done>[a-z]{3,}ed|sent|paid|set|put|held|ran|written|went\s+(?:out|through)|"
-    r"in\s+place|live)\b",
+    # a regular done form, or one of the irregular ones tools' verbs have ("sent", "paid")
+    r"(?P<done>[a-z]{3,}ed|"
+    + "|".join(sorted({form for forms in IRREGULAR_DONE.values() for form in forms}))
+    + r"|went\s+(?:out|through)|in\s+place|live)\b",
     re.IGNORECASE,
 )
 #: Words that make a clause tell of every thing an operation acted on.

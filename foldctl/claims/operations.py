@@ -45,7 +45,7 @@ _DONE_VERBS: Final = _WRITES | frozenset(
     )
 )
 #: Done forms a suffix does not make.
-_IRREGULAR_DONE: Final[dict[str, tuple[str, ...]]] = {
+IRREGULAR_DONE: Final[dict[str, tuple[str, ...]]] = {
     "send": ("sent",),
     "pay": ("paid",),
     "set": ("set",),
@@ -201,7 +201,7 @@ def told_done_of(tool: str) -> tuple[frozenset[str], frozenset[str]]:
 
 def is_done_form(word: str, verb: str) -> bool:
     """Whether ``word`` is ``verb`` done (``uploaded``, ``applied``, ``sent``)."""
-    if word in _IRREGULAR_DONE.get(verb, ()):
+    if word in IRREGULAR_DONE.get(verb, ()):
         return True
     if verb.endswith("y") and word == verb[:-1] + "ied":
         return True
