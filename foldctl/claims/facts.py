@@ -455,7 +455,8 @@ def _row_facts(line: str, table: _Table, facts: MessageFacts) -> bool:
         # no column is named as an id: the first, unless it is a moment (``DATE  REF
         # DESCRIPTION``: "2026-11-06  WR-880412  earnest money" is WR-880412's row)
         entity_column = min(by_column)
-        if _is_moment(A.extract_atoms(by_column[entity_column][:80])):
+        first = by_column[entity_column]
+        if first[:1].isdigit() and _is_moment(A.extract_atoms(first[:80])):
             entity_column = next(
                 (i for i, text in sorted(by_column.items()) if _entities_in(text)), entity_column
             )

@@ -190,6 +190,7 @@ def names_object(clause_words: Iterable[str], objects: Iterable[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=1024)
 def told_done_of(tool: str) -> tuple[frozenset[str], frozenset[str]]:
     """The verbs of a tool's name that make or change something (``upload`` of
     ``play_upload``) and the words of what it acts on (``play``), generic words left out."""
