@@ -66,6 +66,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B12 (blind)": ("courtclerk", "hvacservice", "telematics"),
     "A13 (study)": ("mealkits",),
     "B13 (blind)": ("qclab",),
+    "A14 (study)": ("bloodbank", "carrental", "cdnops", "patentfiling"),
+    "B14 (blind)": ("brokerage", "catering", "dronesurvey", "visaoffice"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
