@@ -255,9 +255,11 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         DONE,
         "shipping",
         3,
-        "returned | returned to sender",
-        "",
-        (("returned to sender", "returned"),),
+        # "returned" alone, in prose, is mostly a call's answer ("returned ok: false",
+        # "returned 503"), so it is a status only as a field's value
+        "returned to sender",
+        "returned",
+        (("returned to sender", "returned"), ("the API returned HTTP 503", "")),
     ),
     _family(
         "open",
