@@ -1399,6 +1399,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
             noun, noun_end = lw1, m.end("w1")  # not a name: "at 9 Paris time"
         if noun is not None and _YEAR.fullmatch(raw) and singular(noun) == noun:
             noun = None  # "the 2023 water claim": a year before a noun, not a count of it
+        if noun is not None and len(raw) > 1 and raw[0] == "0" and raw.isdigit():
+            noun = None  # "box 08 read OK": a number with a leading zero is a label
         if noun is not None and not is_word:
             counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
             amount = counted if counted is not None else amount
@@ -1743,11 +1745,28 @@ _SCALE_WORDS: Final[dict[str, tuple[str, ...]]] = {
 
 
 def _part_of_stamp(text: str, begin: int, end: int) -> bool:
-    """Whether the number at ``text[begin:end]`` is part of a date or time (``03-14``, ``9:42``)."""
+    """Whether the number at ``text[begin:end]`` is part of a date or time (``03-14``,
+    ``9:42``, ``12/03``); not a fraction with a part past a month's days (``214/214``)."""
     before = text[max(0, begin - 2) : begin]
     after = text[end : end + 2]
-    joined = len(before) == 2 and before[1] in "-/:" and before[0].isdigit()
-    return joined or (len(after) == 2 and after[0] in "-/:" and after[1].isdigit())
+    if len(before) == 2 and before[1] in "-/:" and before[0].isdigit():
+        other = _DIGITS_BEFORE.search(text, max(0, begin - 12), begin - 1)
+        return before[1] != "/" or (_a_day(text[begin:end]) and _a_day(other))
+    if len(after) == 2 and after[0] in "-/:" and after[1].isdigit():
+        other = _DIGITS_AFTER.match(text, end + 1)
+        return after[0] != "/" or (_a_day(text[begin:end]) and _a_day(other))
+    return False
+
+
+_DIGITS_BEFORE: Final = lazy(r"\d{1,9}$")
+_DIGITS_AFTER: Final = lazy(r"\d{1,9}")
+
+
+def _a_day(digits: str | re.Match[str] | None) -> bool:
+    """Whether digits may be a day or a month of a date written with ``/``."""
+    if isinstance(digits, re.Match):
+        digits = digits.group()
+    return digits is not None and digits.isdigit() and int(digits) <= 31
 
 
 def _is_year(claim: Atom) -> bool:
