@@ -154,32 +154,3 @@ def derivable(
 #: How far :func:`derivable` widens its windows, relative to their ends, past the rounding
 #: of decimal arithmetic (28 significant digits).
 _SLACK: Final = Decimal("1e-20")
-
-
-#: A clock time (``19:52``, ``06:00:30``, the time of ``2026-11-07T19:52:00``).
-_CLOCK: Final = lazy(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
-#: How many clock times of one text are paired.
-MAX_CLOCKS: Final = 40
-_DAY: Final = 24 * 3600
-
-
-def between_clocks(seconds: Decimal, text: str) -> bool:
-    """Whether a duration of ``seconds`` is the time between two clock times of ``text``,
-    to the unit it is written in ("39 minutes from pickup to the door" of ``19:52:18
-    picked up`` and ``20:31:05 delivered``; "8 hours overnight" of ``22:30`` to ``06:30``,
-    past midnight)."""
-    if seconds <= 0 or seconds >= _DAY or seconds != int(seconds):
-        return False
-    wanted = int(seconds)
-    # rounded to its unit: a whole number of hours to the half hour, of minutes to the half minute
-    slack = 1800 if wanted % 3600 == 0 else 30 if wanted % 60 == 0 else 0
-    moments = [
-        int(h) * 3600 + int(m) * 60 + int(s or 0)
-        for h, m, s in _CLOCK.findall(text, 0, 200_000)[:MAX_CLOCKS]
-    ]
-    return any(
-        abs((later - earlier) % _DAY - wanted) <= slack
-        for earlier in moments
-        for later in moments
-        if later != earlier
-    )

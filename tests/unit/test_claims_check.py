@@ -242,10 +242,15 @@ def test_an_amount_given_to_an_entity_is_contradicted_by_its_own_amount() -> Non
 
 
 def test_a_deploy_said_to_succeed_when_it_failed() -> None:
+    # the deploy is named by a word of its tool, not by an entity: the failure it leaves
+    # out is dropped, and the status the originals give beside it is for the reader
     index = evidence(("f2:1", "DEPLOY api v2.14.0 -> prod\nstatus: FAILED", "deploy_service"))
     (finding, dropped) = check_summary("The deploy went out successfully.", index)
-    assert (finding.kind, finding.atom, finding.expected) == (CONTRADICTED, "went out", "FAILED")
+    assert (finding.kind, finding.atom) == (UNVERIFIED, "went out")
+    assert finding.expected == "the originals say FAILED of the operation the clause names by words"
     assert dropped.kind == DROPPED
+    named = check_summary("Deploy v2.14.0 went out successfully.", index)
+    assert (CONTRADICTED, "succeeded") in kinds(named)
 
 
 def test_a_dropped_error_cites_the_failing_result() -> None:
@@ -740,7 +745,7 @@ def test_what_a_clause_leaves_out_is_not_what_it_is_about() -> None:
     told = "The CAA change was refused (403); everything but CAA is fixed."
     assert kinds(check_summary(told, index)) == []
     assert kinds(check_summary("The CAA change was refused (403); CAA is fixed.", index)) == [
-        (CONTRADICTED, "resolved")
+        (UNVERIFIED, "resolved")
     ]
 
 
@@ -750,7 +755,7 @@ def test_a_clause_is_about_the_result_that_holds_its_amount() -> None:
         ("f1:1", '{"payment": "SEPA-1", "status": "scheduled"}', "payment_schedule"),
     )
     assert kinds(check_summary("The October prepayment of 2.318,40 € is paid.", index)) == []
-    assert kinds(check_summary("The payment is paid.", index)) == [(CONTRADICTED, "paid")]
+    assert kinds(check_summary("The payment is paid.", index)) == [(UNVERIFIED, "paid")]
 
 
 def test_a_level_any_result_of_the_operation_gives_is_no_contradiction() -> None:
@@ -887,15 +892,18 @@ def test_a_status_only_a_write_is_answered_with_fails_the_call(result: str, tool
     )
 
 
-def test_a_duration_between_two_clock_times_is_worked_out() -> None:
+def test_a_duration_not_found_as_written_is_unverified() -> None:
+    # durations are worked out more often than copied (the time between two clock times,
+    # a sum of steps), so one the originals do not give is unverified, never unsupported
     index = evidence(
-        "19:09:14 INFO offered to CR-6103\n19:52:18 INFO picked up\n20:31:05 INFO delivered"
+        "19:09:14 INFO offered to CR-6103\n19:52:18 INFO picked up\n20:31:05 INFO delivered",
+        "timeout: 30 s",
     )
-    (finding,) = check_summary("The courier took 39 minutes from pickup to the door.", index)
-    assert finding.kind == UNVERIFIED
-    assert kinds(check_summary("The courier took 52 minutes from pickup to the door.", index)) == [
-        (UNSUPPORTED, "3120")
-    ]
+    assert kinds(check_summary("The courier call timed out after 30 s.", index)) == []
+    for told in ("took 39 minutes from pickup to the door", "took 52 minutes door to door"):
+        (finding,) = check_summary(f"The courier {told}.", index)
+        assert (finding.kind, finding.atom_kind) == (UNVERIFIED, "duration")
+        assert finding.expected is not None and "worked out" in finding.expected
 
 
 def test_a_quantity_left_over_is_worked_out() -> None:
@@ -1046,7 +1054,7 @@ def test_a_count_in_words_before_a_status_is_that_counts_outcome() -> None:
     index = evidence(("f1:0", "inspection: INS-2232\nresult: FAIL", "inspection_report"))
     told = "Of the four inspections this week, three passed (75%); INS-2232 failed."
     assert {f.kind for f in check_summary(told, index)} == {UNVERIFIED}  # 75% worked out
-    assert (CONTRADICTED, "succeeded") in kinds(check_summary("The inspection passed.", index))
+    assert (UNVERIFIED, "succeeded") in kinds(check_summary("The inspection passed.", index))
 
 
 def test_a_listings_tally_of_its_items_states_is_no_failure_of_the_call() -> None:
@@ -1357,3 +1365,65 @@ def test_a_zones_offset_is_no_clock_time() -> None:
 def test_what_is_left_of_a_number_is_worked_out(told: str) -> None:
     index = evidence("TIER     CAPACITY  SOLD\ngeneral  12000     10120\nvip      600       417")
     assert UNSUPPORTED not in [f.kind for f in check_summary(told, index)]
+
+
+# --------------------------------------------------------------------------- round 43
+
+
+def test_an_amount_among_several_of_its_sentence_is_judged_by_no_entity() -> None:
+    # with several amounts in a sentence, nearness cannot tell which entity each is of
+    index = evidence(
+        "OPTION  APR  TOTAL\nA       0%   $1,199.30\nB       9%   $1,260.00",
+        '{"plan_id": "PP-30917", "option": "A", "down_payment": "USD 199.30"}',
+    )
+    told = "Option A chosen ($1,199.30), PP-30917 created; down payment $199.30."
+    assert kinds(check_summary(told, index)) == []
+    wrong = "PP-30917 was created for $1,260.00."
+    assert kinds(check_summary(wrong, index)) == [(CONTRADICTED, "USD 1260")]
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "integration-tests failed (2 failed, 311 passed).",
+        "Two lots were released, 1 rejected.",
+    ],
+)
+def test_an_outcome_before_a_list_of_counts_is_not_the_next_counts(told: str) -> None:
+    index = evidence(
+        "collected 313 items\n=== 2 failed, 311 passed in 3.1s ===\nlots: 2 released, 1 rejected"
+    )
+    assert kinds(check_summary(told, index)) == []
+    assert kinds(check_summary("Tests failed: 311.", index)) == [(CONTRADICTED, "failed")]
+
+
+def test_a_table_cell_is_no_outcome_of_the_count_in_the_cell_before() -> None:
+    index = evidence("FLIGHT  STATUS\nOS 87   cancelled\nOS 88   delayed\n\n87 failed")
+    assert CONTRADICTED not in [f.kind for f in check_summary("| OS 87 ORD | cancelled |", index)]
+    assert (CONTRADICTED, "cancelled") in kinds(check_summary("87 flights cancelled.", index))
+
+
+def test_a_number_with_a_leading_zero_before_a_word_is_a_label() -> None:
+    index = evidence("box 07 logger: timeout\nbox 08 logger: ok, 12 reads, 2-6 °C held")
+    assert kinds(check_summary("Box 07 timed out; box 08 read OK.", index)) == []
+    assert kinds(check_summary("Box 08 logged 9 reads.", index)) == [(UNSUPPORTED, "9 read")]
+
+
+@pytest.mark.parametrize(("fraction", "count"), [("214/214", "214 edges"), ("17/32", "17 hosts")])
+def test_a_fraction_past_a_months_days_is_no_date(fraction: str, count: str) -> None:
+    index = evidence(f"status: Completed\ndone: {fraction}")
+    assert kinds(check_summary(f"It completed on {count}.", index)) == []
+    assert kinds(check_summary("It ran on 12/03.", evidence("on 12/03 at 09:00"))) == []
+
+
+def test_a_status_with_a_noun_of_its_own_is_that_things_state() -> None:
+    index = evidence(
+        "APPROVALS\nEMPLOYEE  PAYMENT   STATUS\nE-10428   APR-5533  PENDING_APPROVAL",
+        "order: SO-48213\nstatus: backordered",
+    )
+    told = "E-10428's pay bounced with AC04 because his account is closed."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert (CONTRADICTED, "resolved") in kinds(check_summary("E-10428 is closed.", index))
+    # what the summary calls the entity is no other subject
+    said = "For order SO-48213 the order has shipped."
+    assert (CONTRADICTED, "shipped") in kinds(check_summary(said, index))
