@@ -237,3 +237,27 @@ def test_the_split_scores_a_study_half_and_a_blind_half_without_naming_blind_cas
     assert all(f"{label}:" in out for label in split.HALVES)
     cases_named = {line.split()[1] for line in out.splitlines() if line[:3] in ("FP ", "FN ")}
     assert cases_named and all(c.split("-")[0] in split.STUDY for c in cases_named)
+
+
+def test_the_ledger_counts_each_false_alarm_of_a_half_once(families: list[Family]) -> None:
+    """--by-atom's totals are the halves' false alarms, by kind and atom kind: what the
+    score of a half calls false, and nothing else; the table names no case."""
+    from tools.claims_corpus import split
+
+    chosen = [f for f in families if f.name in ("dnsops", "qclab")]
+    scores, _ = split.score_half(chosen)
+    counted = split.ledger(chosen)
+    for kind in KINDS:
+        false = sum(row[1] for (k, _), row in counted.items() if k == kind)
+        assert false == scores[kind].fp
+    table = split.ledger_table(counted, {})
+    assert table.splitlines()[0].split() == [
+        "kind",
+        "atom",
+        "kind",
+        "study",
+        "halves",
+        "blind",
+        "halves",
+    ]
+    assert not any(case["id"] in table for f in chosen for case in f.cases)

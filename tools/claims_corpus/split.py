@@ -5,10 +5,14 @@ Usage::
 
     python -m tools.claims_corpus.split             per-kind P/R on each half, end to end
     python -m tools.claims_corpus.split --study     and every false alarm and miss of a study half
+    python -m tools.claims_corpus.split --by-atom   true and false findings by kind and atom
+                                                    kind, study halves beside blind ones
 
 A study finding is printed one a line: the case, fp/fn, the kind, the atom as the summary
 wrote it, and why (the entity, what the originals say, the atom's normalised value).
-Nothing about a blind family's cases is ever printed.
+Nothing about a blind family's cases is ever printed: ``--by-atom`` gives the blind halves
+as totals by kind and atom kind, to tell a rule's precision where it was not read from
+where it was (docs/claims.md, "Round 43").
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A13 are read, B2
-#: to B13 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A14 are read, B2
+#: to B14 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
@@ -90,6 +94,44 @@ def _findings(case: Mapping[str, Any]) -> list[Any]:
     return [s.finding for s in check_graph(graph) if s.frame == SUMMARY_FRAME]
 
 
+#: True and false findings (of the kinds scored) by (kind, atom kind).
+Ledger = dict[tuple[str, str], list[int]]
+
+
+def ledger(families: Sequence[Family]) -> Ledger:
+    """Every scored finding on ``families``, counted true or false by its kind and its
+    atom's kind (``status``, ``money``, ``duration``...; ``error`` for ``dropped``): how
+    precise each part of the rules is, in totals that name no case."""
+    counted: Ledger = {}
+    for family in families:
+        for case in family.cases:
+            raw = _findings(case)
+            found = placed(case["summary"], [found_of(f) for f in raw])
+            _, misses = match_case(case, found, family.name)
+            false = {(m.kind, m.text) for m in misses if m.what != "fn"}
+            for f, placed_f in zip(raw, found, strict=True):
+                if f.kind in KINDS:
+                    row = counted.setdefault((f.kind, f.atom_kind), [0, 0])
+                    row[(f.kind, placed_f.atom) in false] += 1
+    return counted
+
+
+def ledger_table(study: Ledger, blind: Ledger) -> str:
+    """Study and blind ledgers side by side: true/false and precision per row."""
+
+    def cell(row: list[int] | None) -> str:
+        true, false = row or (0, 0)
+        share = f"{true / (true + false):.2f}" if true + false else "-"
+        return f"{true:>4}/{false:<4} {share:>4}"
+
+    lines = [f"{'kind':<14}{'atom kind':<12}{'study halves':>16}{'blind halves':>16}"]
+    for key in sorted(set(study) | set(blind)):
+        lines.append(
+            f"{key[0]:<14}{key[1]:<12}{cell(study.get(key)):>16}{cell(blind.get(key)):>16}"
+        )
+    return "\n".join(lines)
+
+
 def score_half(families: Sequence[Family], *, study: bool = False) -> tuple[dict[str, Score], int]:
     """Per kind tp/fp/fn over the half, end to end, and how many quiet summaries drew a
     scored finding; with ``study``, every false alarm and miss printed with its reason."""
@@ -127,7 +169,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--study", action="store_true", help="print the study halves' false alarms and misses"
     )
+    parser.add_argument(
+        "--by-atom",
+        action="store_true",
+        help="true and false findings by kind and atom kind, study halves beside blind ones",
+    )
     args = parser.parse_args(argv)
+    if args.by_atom:
+        split = halves(load_families())
+        read = [f for label, half in split.items() if "study" in label for f in half]
+        unread = [f for label, half in split.items() if "blind" in label for f in half]
+        print(ledger_table(ledger(read), ledger(unread)))
+        return
     for label, half in halves(load_families()).items():
         scores, flagged = score_half(half, study=args.study and "study" in label)
         quiet = sum(1 for f in half for c in f.cases if not c["expected"])
