@@ -1807,7 +1807,7 @@ _COPULAS: Final = frozenset(_words("is was are were been be has have had being")
 #: Just before a status word (past "is", "was", "has been"), a word that may be its subject,
 #: and a number after it ("claims 1-14 rejected").
 _SUBJECT_BEFORE: Final = lazy(
-    r"(?<![\w-])(?P<noun>[a-z][a-z-]{2,30})(?:[ \t]+[\d-]{1,12})?"
+    r"(?<![\w/.-])(?P<noun>[a-z]{3,30})(?:[ \t]+[\d-]{1,12})?"
     r"(?:[ \t]+(?:is|was|were|are|has[ \t]+been|have[ \t]+been|had[ \t]+been|got|now|still))*"
     r"[ \t]+$"
 )

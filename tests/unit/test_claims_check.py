@@ -1427,3 +1427,18 @@ def test_a_status_with_a_noun_of_its_own_is_that_things_state() -> None:
     # what the summary calls the entity is no other subject
     said = "For order SO-48213 the order has shipped."
     assert (CONTRADICTED, "shipped") in kinds(check_summary(said, index))
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "CI run 8811771431 on fix/login-redirect succeeded.",
+        "Run 8811771431 of deploy-preview succeeded.",
+    ],
+)
+def test_a_name_before_a_status_is_no_subject_of_its_own(told: str) -> None:
+    # a branch or a job named with '-' or '/' is a name, not a noun the status is about
+    index = evidence(
+        '{"run_id": 8811771431, "branch": "fix/login-redirect", "conclusion": "failure"}'
+    )
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, index))
