@@ -1660,6 +1660,8 @@ class _Check:
             return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
         if names & mention.names:
             return True  # the error's own code word: "not_in_channel", "card_declined"
+        if any(_told_in_words(name, mention.words) for name in names):
+            return True  # the code word in words: "not in their channel", "card was declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
             return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
         if mention.entities & anchors and any(
@@ -1957,6 +1959,19 @@ _PAIR_TOKEN: Final = lazy(r"[\w-]+")
 _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
+
+
+def _told_in_words(name: str, words: frozenset[str]) -> bool:
+    """Whether every word of an error's code word (``not_in_channel``) is a word of the
+    clause ("the note never arrived because we are not in their channel"): two words at
+    least, one of them more than a word of any error ("error_code" says nothing)."""
+    parts = name.split("_")
+    if len(parts) < 2 or not all(p.isalpha() for p in parts):
+        return False
+    if all(len(p) < 4 or p in F.COMMON_ERROR_WORDS for p in parts):
+        return False
+    stems = {_stem(w) for w in words}
+    return all(p in words or _stem(p) in stems for p in parts)
 
 
 def _stem(word: str) -> str:

@@ -449,6 +449,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:read|connect|request|gateway)timeout|"
     r"took too long|in time|time limit|hung|hangs|ran out of time|"
     r"never (?:answered|responded|replied|returned|finished)|"
+    r"(?:(?:did|does|do|was|were|is|would|could)(?:n't| not)|never) \w+ within \d|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refus\w*|forbidden|unauthori[sz]ed|permission|"
@@ -491,6 +492,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
     r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
+    r"never (?:arrived|reached|got through|went out|made it|came through)|tripped|halted|"
     r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
     r"(?:did|does|do|was|were|is|are|has|have)(?:n't| not)(?= *[(,;.:]| *$)|"
     r"(?:sent|tried|submitted|resubmitted|retried) again|"

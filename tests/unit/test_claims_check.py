@@ -1442,3 +1442,38 @@ def test_a_name_before_a_status_is_no_subject_of_its_own(told: str) -> None:
         '{"run_id": 8811771431, "branch": "fix/login-redirect", "conclusion": "failure"}'
     )
     assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, index))
+
+
+def test_an_errors_code_word_told_in_words_mentions_it() -> None:
+    index = evidence(
+        ("f1:0", '{"ok": false, "error": "not_in_channel"}', "slack_post"),
+        ("f1:1", '{"ok": false, "error": "card_declined"}', "charge_card"),
+    )
+    assert (
+        kinds(check_summary("The bot is not in the channel; the card was declined.", index)) == []
+    )
+    told = "Slack: the bot is not in the channel. The charge went through."
+    assert (DROPPED, "denied:charge_card") in kinds(check_summary(told, index))
+    assert (DROPPED, "failed:slack_post") not in kinds(check_summary(told, index))
+
+
+@pytest.mark.parametrize(
+    ("result", "tool", "told"),
+    [
+        (
+            '{"ok": false, "error": "channel_archived"}',
+            "client_notify",
+            "The note to the client never arrived.",
+        ),
+        (
+            "ERROR CV03 pull-wire PW-07 activated",
+            "plc_log_tail",
+            "Belt CV-03 was halted by a trip wire.",
+        ),
+        ("ERROR relay K2 overload", "pump_log", "Pump 2 tripped its overload relay."),
+    ],
+)
+def test_a_failure_told_as_what_happened_mentions_it(result: str, tool: str, told: str) -> None:
+    index = evidence(("f1:0", result, tool))
+    assert kinds(check_summary(told, index)) == []
+    assert [f.kind for f in check_summary("All went to plan.", index)] == [DROPPED]
