@@ -1554,7 +1554,10 @@ class _Check:
                 for a in self._atoms_in(clause_start, clause_end)
                 if a.kind in A.ENTITY_KINDS
             }
-            entities |= {label_key(t) for t in re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)}
+            labels = re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)
+            entities |= {label_key(t) for t in labels}
+            # a name the originals file by its number ("eNB-44107" as #44107)
+            entities |= {f"#{m.group(1)}" for t in labels if (m := _NAMED_NUMBER.fullmatch(t))}
             numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
             names = frozenset(_SNAKE.findall(lowered))
             planned = _PLANNED.search(text) is not None
@@ -1985,6 +1988,8 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+#: A short name and a long number joined by ``-`` (``enb-44107``), lower case.
+_NAMED_NUMBER: Final = lazy(r"[a-z]{1,6}-(\d{4,12})")
 #: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).
 _NAME_TOKEN: Final = lazy(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+){1,6}(?![\w-])")
 #: Words before a small count that make it relative to something unsaid ("the other two").
