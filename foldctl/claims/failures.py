@@ -453,7 +453,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refus\w*|forbidden|unauthori[sz]ed|permission|"
-    r"turned (?:\w+ )?down|said no|"
+    r"turned (?:\w+ )?down|said no|would(?:n't| not) (?!be\b|have\b)\w+|"
     r"(?:not|never|\w*n't) (?:been )?(?:allowed|permitted)|blocked|lacks?|"
     r"missing (?:a |the )?(?:role|permission|scope|access)|can only be \w+|"
     r"only (?:the |its |their |a |an )?[\w -]{1,30}? (?:can|may|is allowed to)\b|"
@@ -484,7 +484,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
-    r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid)|"
+    r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid|"
+    r"messaged|e-?mailed|texted|contacted)|came back|"
     r"not (?:yet )?(?:been )?(?:told|notified|informed)|not fixed|unfixed|"
     r"(?:ok|success)[\s:=]{1,3}false|(?:would|will|could|did)(?:n't| not) (?:take|accept|load|"
     r"let|allow|respond|answer|reply|arrive|finish|complete|go|start|run|send|post|sync)|"

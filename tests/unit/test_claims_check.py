@@ -1490,3 +1490,31 @@ def test_a_name_the_originals_file_by_its_number_ties_the_error() -> None:
     assert DROPPED not in [f.kind for f in check_summary(told.format(44107), index)]
     other = check_summary(told.format(44109), index)
     assert (DROPPED, "failed:network_alarms") in kinds(other)
+
+
+@pytest.mark.parametrize(
+    ("result", "tool", "told"),
+    [
+        (
+            '{"ok": false, "error": "channel_not_linked"}',
+            "customer_notify",
+            "Agroplus has not been messaged yet.",
+        ),
+        (
+            '{"ok": false, "error": "refund_declined"}',
+            "refund_request",
+            "Finance wouldn't refund it.",
+        ),
+        (
+            '{"wire": "WR-880421", "error": "RETURNED"}',
+            "wire_status",
+            "The WR-880421 top-up came back.",
+        ),
+    ],
+)
+def test_a_refusal_or_a_return_in_plain_words_mentions_the_error(
+    result: str, tool: str, told: str
+) -> None:
+    index = evidence(("f1:0", result, tool))
+    assert kinds(check_summary(told, index)) == []
+    assert [f.kind for f in check_summary("Nothing else to report.", index)] == [DROPPED]
