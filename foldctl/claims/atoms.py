@@ -351,12 +351,35 @@ def is_amount_key(key: str) -> bool:
 DATE_KEYS: Final = frozenset(
     _words(
         "date due deadline departure arrival eta start end expires expiry scheduled check_in "
-        "check_out checkin checkout valid_from valid_until"
+        "check_out checkin checkout valid_from valid_until depart arrive"
     )
 )
 DATE_SUFFIXES: Final = (
     "_date", "_at", "_on", "_due", "_deadline", "_departure", "_arrival", "_by", "_until",
+    "_end", "_start", "_eta",
 )  # fmt: skip
+
+
+#: Words that name a moment of a thing's life, by the moment they name (``ETA`` and
+#: "arriving" are its arrival; ``DEPART`` and "leaves" its departure).
+MOMENT_WORDS: Final[dict[str, str]] = {
+    word: moment
+    for moment, words in {
+        "arrival": "eta arrival arrive arrives arriving arrived lands landing",
+        "departure": "depart departs departure departing departed leaves leaving etd",
+        "start": "start starts started starting begins began opens opening from",
+        "end": "end ends ended finish finishes finished ready until closes closing",
+        "due": "due deadline expires expiry expiring",
+        "pickup": "pickup collection collect collected",
+    }.items()
+    for word in words.split()
+}
+
+
+def moments(text: str) -> set[str]:
+    """The moments a text's words name (:data:`MOMENT_WORDS`)."""
+    words = re.findall(r"[a-z]+", text.lower().replace("_", " "))
+    return {MOMENT_WORDS[w] for w in words if w in MOMENT_WORDS}
 
 
 def is_date_key(key: str) -> bool:

@@ -269,7 +269,7 @@ class _Check:
             if position in contradicted:
                 found = contradicted[position]
                 carried = self._carried(atom, found.entity)
-                if found.kind == CONTRADICTED and carried is not None:
+                if found.kind in (CONTRADICTED, UNVERIFIED) and carried is not None:
                     found = self._finding(UNVERIFIABLE, atom, evidence=(carried,))
                 findings.append(found)
             elif atom.kind in A.FACT_KINDS and not self._approximate(atom):
@@ -918,7 +918,16 @@ class _Check:
             return bool(key) and (A.is_amount_key(key) or key == ROW) and not attribute
         if claim.kind in (A.DATE, A.TIME) and self._troubled(clause):
             return False  # "booking NS-01 for 08:00-14:00 returned 409": what was asked
+        if claim.kind in (A.DATE, A.TIME) and fact.key is not None:
+            said = self._moments_named(claim, clause)
+            if said and not A.moments(fact.key) & said:
+                return False  # "ETA 06:52" of a route whose DEPART is 06:15: another moment
         return fact.key is not None
+
+    def _moments_named(self, claim: Atom, clause: tuple[int, int]) -> set[str]:
+        """The moments the words just before a date or a time name ("ETA", "ends on": see
+        :data:`~foldctl.claims.atoms.MOMENT_WORDS`)."""
+        return A.moments(self.summary[max(clause[0], claim.start - 30) : claim.start])
 
     def _troubled(self, clause: tuple[int, int]) -> bool:
         """Whether a clause tells of a failure (a word of trouble, an HTTP error status),
@@ -1031,6 +1040,8 @@ class _Check:
         # "the first validation failed": an earlier state, which any earlier value may bear out
         clause = self._clause_of(claim)
         earlier = kind == A.STATUS and _EARLIER.search(self.summary, clause[0], claim.start)
+        # "ETA 06:52", "ends on 30 June": the moment the summary names, if any
+        moments = self._moments_named(claim, clause) if kind in (A.DATE, A.TIME) else set()
         pending: list[int] = []  # a call that names the entity: its result first
         for _ in range(_LOOK_BACK):
             if pending:
@@ -1058,6 +1069,12 @@ class _Check:
                 if kind == A.DATE and not owned and self.index.supports_at(claim, position):
                     return True  # the date is in that message, and no other entity's
                 decisive = [f for f in values if f.rank != RANK_AGREES_ONLY]
+                if decisive and moments:
+                    same = [f for f in decisive if A.moments(f.key or "") & moments]
+                    if not same:
+                        fallback = fallback or (position, decisive)
+                        continue  # another moment of the thing (its departure, not its ETA)
+                    decisive = same
                 if decisive:
                     latest = latest or (position, decisive)
                 continue

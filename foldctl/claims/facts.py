@@ -247,22 +247,40 @@ _OTHER_RECORD_KEYS: Final = frozenset(
 )
 
 
+#: A field named like a kind of record (``work_order``, ``booking``), not like text.
+_KIND_KEY: Final = lazy(r"[a-z]{3,20}(?:_[a-z]{3,20})?")
+
+
+def _id_keys(value: dict[str, Any]) -> list[str]:
+    """The normalised id-named keys of an object."""
+    return [n for n in map(A.normalise_key, map(str, value)) if A.is_id_key(n)]
+
+
 def _object_facts(
     value: dict[str, Any], inherited: list[str], facts: MessageFacts, *, top: bool, rank: int | None
 ) -> list[tuple[Any, list[str]]]:
     named: list[str] = []
     mentioned: list[str] = []
     labels: list[str] = []
+    own: list[str] = []  # the first field's id, under a name of a kind ("work_order")
+    first = True
     for key, item in value.items():
         name = A.normalise_key(str(key))
         if isinstance(item, str) and len(item) <= 300 and name not in _OTHER_RECORD_KEYS:
             found = [entity_key(a) for a in _entities_in(item)]
+            if first and found and _KIND_KEY.fullmatch(name) and not A.is_id_key(name):
+                own = found
+            first = first and not found
             (named if A.is_id_key(name) else mentioned).extend(found)
             if name in _LABEL_KEYS and not found and 0 < len(item) <= 40 and " " not in item:
                 labels.append(label_key(item))
         elif type(item) is int and name in _INT_ID_KEYS:
             named.append(f"#{item}")
     subjects = named or labels or mentioned or inherited
+    # {"work_order": "MWO-55218", "fault_id": "WF-30917", "status": "scheduled"}: the status
+    # is the work order's; the fault it was raised for is a reference
+    references = _id_keys(value)
+    stated = own if own and references and all(k.endswith("_id") for k in references) else None
     if top and not facts.subject:
         facts.subject = list(subjects)
     currency = value.get("currency") if isinstance(value.get("currency"), str) else None
@@ -273,7 +291,7 @@ def _object_facts(
         if status is not None:
             weight = _RANK_OUTCOME if name in _OUTCOME_FIELDS else _RANK_STATUS
             fact = Fact(A.STATUS, status, str(item), name, weight if rank is None else rank)
-            facts.add(subjects, fact)
+            facts.add(stated or subjects, fact)
             if top:
                 facts.own.append(fact)
             continue

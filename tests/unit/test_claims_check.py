@@ -1518,3 +1518,19 @@ def test_a_refusal_or_a_return_in_plain_words_mentions_the_error(
     index = evidence(("f1:0", result, tool))
     assert kinds(check_summary(told, index)) == []
     assert [f.kind for f in check_summary("Nothing else to report.", index)] == [DROPPED]
+
+
+def test_a_time_of_another_moment_is_no_contradiction() -> None:
+    # the route's DEPART is no ETA: another moment of the same thing
+    index = evidence("ROUTE   VAN     DEPART  STATUS\nRT-S02  VN-108  06:15   planned")
+    assert [f.kind for f in check_summary("RT-S02 has ETA 06:52.", index)] == [UNVERIFIED]
+    assert kinds(check_summary("RT-S02 departs at 06:40.", index)) == [(CONTRADICTED, "06:40")]
+
+
+def test_an_objects_status_is_its_own_not_its_references() -> None:
+    index = evidence(
+        '{"faults": [{"fault_id": "WF-30917", "status": "open"}]}',
+        '{"work_order": "MWO-55218", "fault_id": "WF-30917", "status": "scheduled"}',
+    )
+    assert kinds(check_summary("Fault WF-30917 is open.", index)) == []
+    assert kinds(check_summary("MWO-55218 is done.", index)) == [(CONTRADICTED, "succeeded")]
