@@ -1226,8 +1226,8 @@ class _Check:
         A status that disagrees is ``unverified``, never ``contradicted``: an operation
         named only by words is a loose match (another call of the tool, an earlier attempt,
         another part of the result), and on stories no rule was written beside most such
-        conflicts were no error (docs/claims.md, "Round 43").  A failed write told as done
-        with its error untold is still ``dropped``, and ``contradicted`` by
+        conflicts were no error (docs/claims.md, "Batches 14 to 16").  A failed write told
+        as done with its error untold is still ``dropped``, and ``contradicted`` by
         :meth:`_told_done`.
         """
         text = self.summary[clause_start:clause_end].lower().replace("re-run", "rerun")
@@ -1825,7 +1825,6 @@ _COUNTED: Final = lazy(
 )
 _WORD: Final = lazy(r"[A-Za-z]+")
 _COPULAS: Final = frozenset(_words("is was are were been be has have had being"))
-#: Just before a status word, an article: the word qualifies a noun ("the failed payment").
 #: Just before a status word (past "is", "was", "has been"), a word that may be its subject,
 #: and a number after it ("claims 1-14 rejected").
 _SUBJECT_BEFORE: Final = lazy(
@@ -1842,6 +1841,7 @@ _NOT_SUBJECT_WORDS: Final = (
     "becomes marked listed reads reported"
 )
 _NOT_SUBJECTS: Final = frozenset(_NOT_SUBJECT_WORDS.split(" "))
+#: Just before a status word, an article: the word qualifies a noun ("the failed payment").
 _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
 #: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
 _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
@@ -1902,7 +1902,6 @@ _SUPPORTING_READ: Final = 5
 _REMAINDER: Final = lazy(
     r"(?i)\b(?:free|left|remaining|remains?|spare|headroom|to go|short of|unused)\b"
 )
-#: How many of the last results a duration is looked for between two clock times of.
 #: How many of one summary's numbers are tried as worked out from its originals (each
 #: try combines up to :data:`~foldctl.claims.derived.MAX_NUMBERS` numbers of several
 #: results); past it a number not found as written is ``unverified``, never

@@ -279,8 +279,11 @@ def _object_facts(
     subjects = named or labels or mentioned or inherited
     # {"work_order": "MWO-55218", "fault_id": "WF-30917", "status": "scheduled"}: the status
     # is the work order's; the fault it was raised for is a reference
-    references = _id_keys(value)
-    stated = own if own and references and all(k.endswith("_id") for k in references) else None
+    stated = None
+    if own:
+        references = _id_keys(value)
+        if references and all(k.endswith("_id") for k in references):
+            stated = own
     if top and not facts.subject:
         facts.subject = list(subjects)
     currency = value.get("currency") if isinstance(value.get("currency"), str) else None
