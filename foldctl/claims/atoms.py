@@ -1233,6 +1233,11 @@ def _ip(m: re.Match[str]) -> Atom | None:
     return None
 
 
+#: One short word after a slash (``/m``, ``/kg``, ``/night``): a rate's unit when it
+#: follows a value with no space.
+_RATE_UNIT: Final = lazy(r"/[A-Za-z]{1,6}")
+
+
 def _v_version(m: re.Match[str]) -> Atom | None:
     return Atom(VERSION, m.group(), m.group("ver").lower(), m.start(), m.end())
 
@@ -1249,6 +1254,8 @@ def _path(m: re.Match[str]) -> Atom | None:
     text = _strip_trailing(m.group())
     if "/" not in text and not re.search(r"[A-Za-z]", text.rsplit(".", 1)[0]):
         return None
+    if _RATE_UNIT.fullmatch(text) and m.start() > 0 and not m.string[m.start() - 1].isspace():
+        return None  # "1.150,00 €/m", "3.20/kg": the unit of a rate, not a path
     value = text.removeprefix("./")
     if value.startswith(".../"):  # a path cut short: ".../privkey.pem" is its last part
         value = value[3:]
@@ -2122,6 +2129,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ),
     ("edit src/db/pool.ts", ((PATH, "src/db/pool.ts"),)),
     ("logs in /var/log/app.log", ((PATH, "/var/log/app.log"),)),
+    ("42 m at 1.150,00 €/m", ((MONEY, "EUR 1150"),)),
     ("cannot load .../privkey.pem", ((PATH, "/privkey.pem"),)),
     ("statement-2026-03.pdf", ((PATH, "statement-2026-03.pdf"),)),
     ("v2.14.0", ((VERSION, "2.14.0"),)),

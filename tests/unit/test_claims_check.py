@@ -1534,3 +1534,11 @@ def test_an_objects_status_is_its_own_not_its_references() -> None:
     )
     assert kinds(check_summary("Fault WF-30917 is open.", index)) == []
     assert kinds(check_summary("MWO-55218 is done.", index)) == [(CONTRADICTED, "succeeded")]
+
+
+def test_a_rates_unit_after_a_value_is_no_path() -> None:
+    index = evidence("QUOTE    LENGTH  RATE\nQ-88120  42 m    1.150,00 EUR/m")
+    assert kinds(check_summary("Q-88120 is 42 m at 1.150,00 €/m.", index)) == []
+    assert kinds(check_summary("The report is in /srv/reports.", index)) == [
+        (UNSUPPORTED, "/srv/reports")
+    ]
