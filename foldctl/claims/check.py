@@ -259,7 +259,6 @@ class _Check:
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
         self._mention_list: list[_Mention] | None = None  # each clause's, read once
-        self._shares: dict[int, list[Decimal]] = {}  # a result's shares, by position
 
     # ------------------------------------------------------------ driver
 
@@ -440,11 +439,16 @@ class _Check:
         percentage, or a fraction written with its places: ``val_acc=0.8705``)."""
         said = Decimal(atom.value)
         for position in self.index.recent_results(self.start, self.stop, _RECENT_SHARES):
-            shares = self._shares.get(position)
-            if shares is None:
-                shares = self._shares[position] = _shares_in(self.index.text(position))
-            if any(value != said and abs(value - said) <= 1 for value in shares):
-                return True
+            text = self.index.text(position)[:_SHARE_TEXT]
+            for seen in A.extract_atoms(text, all_numbers=True):
+                if seen.kind == A.PERCENT:
+                    value = Decimal(seen.value)
+                elif seen.kind == A.NUMBER and seen.text.startswith("0."):
+                    value = Decimal(seen.value) * 100
+                else:
+                    continue
+                if value != said and abs(value - said) <= 1:
+                    return True
         return False
 
     def _two_zones(self, clause: tuple[int, int]) -> bool:
@@ -1999,18 +2003,6 @@ _PAIR_TOKEN: Final = lazy(r"[\w-]+")
 _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
-
-
-def _shares_in(text: str) -> list[Decimal]:
-    """The shares a result gives, as percentages: its percentages, and its fractions
-    written with their places (``val_acc=0.8705`` is 87.05)."""
-    found: list[Decimal] = []
-    for seen in A.extract_atoms(text[:_SHARE_TEXT], all_numbers=True):
-        if seen.kind == A.PERCENT:
-            found.append(Decimal(seen.value))
-        elif seen.kind == A.NUMBER and seen.text.startswith("0."):
-            found.append(Decimal(seen.value) * 100)
-    return found
 
 
 def _told_in_words(name: str, words: frozenset[str]) -> bool:
