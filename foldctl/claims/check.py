@@ -390,10 +390,6 @@ class _Check:
             # people work durations out (between two times, a sum of steps, rounded up);
             # a duration copied wrong is rarer than one worked out right
             return "a duration the originals do not give as written; it may be worked out"
-        if atom.kind == A.PERCENT and not self._near_share(atom):
-            # a share is worked out of two numbers more often than copied wrong; one within
-            # a point of a share the originals give ("93,4 %" of 94,3 %) is copied wrong
-            return "a share the originals do not give as written; it may be worked out"
         value = _numeric_value(atom)
         if value is not None and atom.kind in _NUMERIC and self._margin(atom):
             return "a difference the summary may have worked out; not found as written"
@@ -433,23 +429,6 @@ class _Check:
             if self._derivable_from_one(atom, value, clause):
                 return "works out from numbers of one message; not stated there"
         return None
-
-    def _near_share(self, atom: Atom) -> bool:
-        """Whether one of the last results gives a share within a point of this one (a
-        percentage, or a fraction written with its places: ``val_acc=0.8705``)."""
-        said = Decimal(atom.value)
-        for position in self.index.recent_results(self.start, self.stop, _RECENT_SHARES):
-            text = self.index.text(position)[:_SHARE_TEXT]
-            for seen in A.extract_atoms(text, all_numbers=True):
-                if seen.kind == A.PERCENT:
-                    value = Decimal(seen.value)
-                elif seen.kind == A.NUMBER and seen.text.startswith("0."):
-                    value = Decimal(seen.value) * 100
-                else:
-                    continue
-                if value != said and abs(value - said) <= 1:
-                    return True
-        return False
 
     def _two_zones(self, clause: tuple[int, int]) -> bool:
         """Whether a clause gives clock times in two zones ("02:48 CET, i.e. 01:48 UTC"):
@@ -1923,10 +1902,6 @@ _SUPPORTING_READ: Final = 5
 _REMAINDER: Final = lazy(
     r"(?i)\b(?:free|left|remaining|remains?|spare|headroom|to go|short of|unused)\b"
 )
-#: How many of the last results are read for a share near one the summary gives, and how
-#: much of each.
-_RECENT_SHARES: Final = 30
-_SHARE_TEXT: Final = 20_000
 #: How many of one summary's numbers are tried as worked out from its originals (each
 #: try combines up to :data:`~foldctl.claims.derived.MAX_NUMBERS` numbers of several
 #: results); past it a number not found as written is ``unverified``, never

@@ -296,7 +296,7 @@ def test_a_metric_named_error_rate_mentions_no_tool_error() -> None:
     index = evidence(("f1:0", "Forbidden: cannot delete pods", "restart_pods"))
     assert kinds(check_summary("The error rate is 4.2%.", evidence("error rate 4.2%"))) == []
     assert kinds(check_summary("Errors stayed at 4.2%.", index)) == [
-        (UNVERIFIED, "4.2"),  # a share nowhere near one of the originals': worked out?
+        (UNSUPPORTED, "4.2"),
         (DROPPED, "denied:restart_pods"),
     ]
 
@@ -1542,12 +1542,3 @@ def test_a_rates_unit_after_a_value_is_no_path() -> None:
     assert kinds(check_summary("The report is in /srv/reports.", index)) == [
         (UNSUPPORTED, "/srv/reports")
     ]
-
-
-def test_a_share_is_unsupported_only_near_one_the_originals_give() -> None:
-    # a share is worked out far more often than copied wrong: one within a point of the
-    # originals' ("93,4 %" of 94,3 %) is a slip, one far from any is unverified
-    index = evidence("T6M  98,9 %  PASS\nT9M  94,3 %  OOS")
-    assert kinds(check_summary("T9M is at 93,4 %.", index)) == [(UNSUPPORTED, "93.4")]
-    (finding,) = check_summary("T9M is at 80,0 %.", index)
-    assert (finding.kind, finding.atom_kind) == (UNVERIFIED, "percent")
