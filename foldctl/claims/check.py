@@ -1226,7 +1226,7 @@ class _Check:
         A status that disagrees is ``unverified``, never ``contradicted``: an operation
         named only by words is a loose match (another call of the tool, an earlier attempt,
         another part of the result), and on stories no rule was written beside most such
-        conflicts were no error (docs/claims.md, "Batches 14 to 16").  A failed write told
+        conflicts were no error (docs/claims.md, "Batches 14 to 17").  A failed write told
         as done with its error untold is still ``dropped``, and ``contradicted`` by
         :meth:`_told_done`.
         """
