@@ -835,7 +835,7 @@ class _Check:
                 )
         return found
 
-    def _strong(self, claim: Atom, fact: Fact, entity: Atom | None, position: int) -> bool:
+    def _strong(self, claim: Atom, fact: Fact, entity: Atom, position: int) -> bool:
         """Whether the originals' value is strong evidence against the claim: the same
         entity's value of the same attribute, in a field made for it, of a type that
         matches.  Weaker evidence makes an ``unverified`` finding (information), never a
@@ -843,9 +843,8 @@ class _Check:
 
         * a status: from a status field, column or line (``status: pending``; not prose,
           not a log line, not an error message), and not a word that reports what came
-          back ("the SMSC returned 503"); a status said of no entity only when the claim
-          is an end (done or failed) and the operation's result is the other end;
-        * a level: from a field or a status line of that result;
+          back ("the SMSC returned 503");
+        * a level: from a field;
         * an amount: of the attribute the summary names, or owned by another entity
           in that message (the option not chosen);
         * a date or a time: from a field.
@@ -874,36 +873,26 @@ class _Check:
                 claim.value in ("confirmed", "held") or claim.text.lower() in _WENT_THROUGH
             ):
                 return False  # a booking is scheduled for its date: the booking went through
-            if entity is not None and self._another_subject(claim, entity):
+            if self._another_subject(claim, entity):
                 return False
-            if entity is not None and self._own_subject(claim, entity):
+            if self._own_subject(claim, entity):
                 return False  # "E-10428 bounced because his account is closed": the account
             said_family = V.FAMILIES.get(claim.value)
             seen_family = V.FAMILIES.get(fact.value)
             if said_family is None or seen_family is None:
                 return False
             ends = {V.DONE, V.FAILED}
-            if {said_family.polarity, seen_family.polarity} == ends and (
-                entity is None or fact.key is not None
-            ):
+            if {said_family.polarity, seen_family.polarity} == ends and fact.key is not None:
                 # "restored successfully" of a restore that failed (not a word of prose
                 # that the nearest entity was given: "RRB-77412 ... the PIDS update failed")
                 return True
             key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
-            stated = key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
-            if entity is None:  # of an operation: a definite outcome against a stated one
-                return (
-                    stated
-                    and said_family.polarity in ends
-                    and seen_family.polarity in (V.WAITING, V.FAILED, V.CANCELLED)
-                )
-            return stated
+            return key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
         if claim.kind == A.LEVEL:
-            return fact.key is not None or entity is None
+            return fact.key is not None
         if claim.kind == A.MONEY:
             if (
-                entity is not None
-                and entity.end <= claim.start
+                entity.end <= claim.start
                 and _LISTED_SUBJECT.search(self.summary, entity.end, claim.start) is not None
             ):
                 return False  # "CB-55140 failed (...), the limit increase to EUR 6,000 ..."
