@@ -1567,15 +1567,17 @@ class _Check:
             numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
             names = frozenset(_SNAKE.findall(lowered))
             planned = _PLANNED.search(text) is not None
+            words = frozenset(re.findall(r"[a-z]+", lowered))
             found.append(
                 _Mention(
                     classes,
-                    frozenset(re.findall(r"[a-z]+", lowered)),
+                    words,
                     entities,
                     numbers,
                     names,
                     planned,
                     word_pairs(lowered),
+                    frozenset(map(_stem, words)),
                 )
             )
         self._mention_list = found
@@ -1669,7 +1671,7 @@ class _Check:
             return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
         if names & mention.names:
             return True  # the error's own code word: "not_in_channel", "card_declined"
-        if any(_told_in_words(name, mention.words) for name in names):
+        if any(_told_in_words(name, mention) for name in names):
             return True  # the code word in words: "not in their channel", "card was declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
             return True  # the tool by its name, with a word of trouble: "get_spc: ERROR ..."
@@ -1682,7 +1684,7 @@ class _Check:
             return True
         if not mention.classes:
             return False
-        shared = distinct & {_stem(w) for w in mention.words}
+        shared = distinct & mention.stems
         if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
         if pairs & mention.pairs:
@@ -1749,6 +1751,7 @@ class _Mention(msgspec.Struct, frozen=True):
     names: frozenset[str]  # words joined by ``_`` (``not_in_channel``, ``get_spc``)
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
     pairs: frozenset[str] = frozenset()  # its words two by two ("sorter s3")
+    stems: frozenset[str] = frozenset()  # its words without their endings (:func:`_stem`)
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
@@ -1969,7 +1972,7 @@ _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
 
 
-def _told_in_words(name: str, words: frozenset[str]) -> bool:
+def _told_in_words(name: str, mention: _Mention) -> bool:
     """Whether every word of an error's code word (``not_in_channel``) is a word of the
     clause ("the note never arrived because we are not in their channel"): two words at
     least, one of them more than a word of any error ("error_code" says nothing)."""
@@ -1978,8 +1981,7 @@ def _told_in_words(name: str, words: frozenset[str]) -> bool:
         return False
     if all(len(p) < 4 or p in F.COMMON_ERROR_WORDS for p in parts):
         return False
-    stems = {_stem(w) for w in words}
-    return all(p in words or _stem(p) in stems for p in parts)
+    return all(p in mention.words or _stem(p) in mention.stems for p in parts)
 
 
 def _stem(word: str) -> str:
