@@ -251,11 +251,6 @@ _OTHER_RECORD_KEYS: Final = frozenset(
 _KIND_KEY: Final = lazy(r"[a-z]{3,20}(?:_[a-z]{3,20})?")
 
 
-def _id_keys(value: dict[str, Any]) -> list[str]:
-    """The normalised id-named keys of an object."""
-    return [n for n in map(A.normalise_key, map(str, value)) if A.is_id_key(n)]
-
-
 def _object_facts(
     value: dict[str, Any], inherited: list[str], facts: MessageFacts, *, top: bool, rank: int | None
 ) -> list[tuple[Any, list[str]]]:
@@ -263,15 +258,19 @@ def _object_facts(
     mentioned: list[str] = []
     labels: list[str] = []
     own: list[str] = []  # the first field's id, under a name of a kind ("work_order")
+    id_keys: list[str] = []
     first = True
     for key, item in value.items():
         name = A.normalise_key(str(key))
+        is_id = A.is_id_key(name)
+        if is_id:
+            id_keys.append(name)
         if isinstance(item, str) and len(item) <= 300 and name not in _OTHER_RECORD_KEYS:
             found = [entity_key(a) for a in _entities_in(item)]
-            if first and found and _KIND_KEY.fullmatch(name) and not A.is_id_key(name):
+            if first and found and not is_id and _KIND_KEY.fullmatch(name):
                 own = found
             first = first and not found
-            (named if A.is_id_key(name) else mentioned).extend(found)
+            (named if is_id else mentioned).extend(found)
             if name in _LABEL_KEYS and not found and 0 < len(item) <= 40 and " " not in item:
                 labels.append(label_key(item))
         elif type(item) is int and name in _INT_ID_KEYS:
@@ -279,11 +278,7 @@ def _object_facts(
     subjects = named or labels or mentioned or inherited
     # {"work_order": "MWO-55218", "fault_id": "WF-30917", "status": "scheduled"}: the status
     # is the work order's; the fault it was raised for is a reference
-    stated = None
-    if own:
-        references = _id_keys(value)
-        if references and all(k.endswith("_id") for k in references):
-            stated = own
+    stated = own if own and id_keys and all(k.endswith("_id") for k in id_keys) else None
     if top and not facts.subject:
         facts.subject = list(subjects)
     currency = value.get("currency") if isinstance(value.get("currency"), str) else None
