@@ -1760,6 +1760,7 @@ def needle(atom: Atom) -> str:
 _CURRENCY_NEAR: Final = lazy(
     rf"(?P<before>[$€£¥]|\b(?:{_CODES})\b)\s?$|^\s?(?P<after>[$€£¥]|(?:{_CODES}|dollars?|euros?|pounds?)\b)"
 )
+_DOTTED: Final = frozenset("0123456789.")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 #: A number as written around a token, thousands separators of any locale included.
 _NUMBER_SPAN: Final = lazy(
@@ -1912,7 +1913,8 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
         words = set(_LOWER_WORD.findall(text[max(0, start - 24) : start].lower()))
         return bool(words & set(_SCALE_WORDS.get(prefix, ())))
     if kind == ID:
-        begin, stop = start, end
+        # the key "88213." of "IMG_88213.heic" ends at its dot: the id ends before it
+        begin, stop = start, end - 1 if text[start:end].endswith(".") else end
         while begin > 0 and text[begin - 1] in _ID_CHARS:
             begin -= 1
         while stop < len(text) and text[stop] in _ID_CHARS:
@@ -1926,6 +1928,17 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
         if claim.value != claim.value.upper():  # a case-sensitive id (ch_3Nx8aB2c): as is
             return token == claim.value
         return re.sub(r"[^A-Z0-9]", "", token.upper()) == claim.value
+    if kind == VERSION:
+        # a version written inside a name ("nightly-2026.12.02-0200", "pgbackrest-2.54.1")
+        # is the run of digits and dots it stands in
+        begin, stop = start, end
+        while begin > 0 and text[begin - 1] in _DOTTED:
+            begin -= 1
+        while stop < len(text) and text[stop] in _DOTTED:
+            stop += 1
+        run = text[begin:stop].strip(".")
+        if run == claim.value or run.startswith(claim.value + "."):
+            return True
     return None
 
 
@@ -2026,6 +2039,8 @@ def times_agree(claim: str, claim_text: str, seen: str, seen_text: str) -> bool:
     is that moment in UTC (a table's ``TRIGGERED (UTC)`` column)."""
     if seen.startswith(claim) or claim.startswith(seen):
         return True
+    if seen.startswith("00:") and seen[3:8] == claim:
+        return True  # "done in 22:41" of an elapsed "00:22:41": minutes and seconds
     if _twelve_hour(claim_text) and f"{int(claim[:2]) + 12:02d}{claim[2:]}" in (seen, seen[:5]):
         return True  # "8:31 pm instead of 7:40": the evening's 19:40
     said, shown = zone_offset(claim_text), zone_offset(seen_text)

@@ -403,9 +403,14 @@ class _Check:
             if not self._of_total(atom) and self.index.small_count_conflict(
                 int(number_text), lemma, self.start, self.stop, said, part=self._part(atom)
             ):
-                return None  # the originals count the same noun otherwise: strong evidence
-            if int(number_text) < 10 and lemma not in A.CALL_NOUNS:  # calls are counted
-                return "a small count the originals give no other number for"
+                # the originals count the same noun otherwise: strong evidence, unless the
+                # sentence works it out ("1,220 of 2,000 positions, so 780 still free")
+                return self._worked_out_reason(atom, value, clause)
+            if lemma not in A.CALL_NOUNS:  # calls are counted by the originals' calls
+                # a count the originals do not give may be counted from what they list
+                return self._worked_out_reason(atom, value, clause) or (
+                    "a count the originals give no other number for; it may be counted"
+                )
         if atom.kind == A.TIME and (
             _ZONED.search(self.summary, atom.end, atom.end + 24) or self._two_zones(clause)
         ):
@@ -419,15 +424,22 @@ class _Check:
             bare = Atom(A.NUMBER, text, number, atom.start, atom.end)
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
-        derivable = value is not None and (
-            atom.kind in _NUMERIC - {A.QUANTITY} or self._remainder(atom)
-        )
-        if derivable and value is not None:
-            if self._worked_out >= _WORKED_OUT_BUDGET:
-                return "one number too many to work out in one summary; not checked"
-            self._worked_out += 1
-            if self._derivable_from_one(atom, value, clause):
-                return "works out from numbers of one message; not stated there"
+        if atom.kind in _NUMERIC - {A.QUANTITY} or self._remainder(atom):
+            return self._worked_out_reason(atom, value, clause)
+        return None
+
+    def _worked_out_reason(
+        self, atom: Atom, value: Decimal | None, clause: tuple[int, int]
+    ) -> str | None:
+        """Why a number is ``unverified`` when it works out from numbers of one message
+        (:meth:`_derivable_from_one`), or None."""
+        if value is None:
+            return None
+        if self._worked_out >= _WORKED_OUT_BUDGET:
+            return "one number too many to work out in one summary; not checked"
+        self._worked_out += 1
+        if self._derivable_from_one(atom, value, clause):
+            return "works out from numbers of one message; not stated there"
         return None
 
     def _two_zones(self, clause: tuple[int, int]) -> bool:
@@ -473,9 +485,10 @@ class _Check:
         return False
 
     def _margin(self, atom: Atom) -> bool:
-        """Whether a number is a difference by how it is said: after "by" ("beat A by
-        5.5 points", "down by 3%") or before a word of comparison ("0.021 mm above
-        nominal", "20.6% over the included calls", "35 minutes over his limit")."""
+        """Whether a number is a difference by how it is said: after "by" or "saved" ("beat
+        A by 5.5 points", "down by 3%", "would have saved 4,47 €") or before a word of
+        comparison ("0.021 mm above nominal", "20.6% over the included calls", "35 minutes
+        over his limit", "388 € per person more than")."""
         before = self.summary[max(0, atom.start - 12) : atom.start].lower()
         if _BY.search(before):
             return True
@@ -769,6 +782,8 @@ class _Check:
     def _after_preposition(self, entity: Atom) -> bool:
         """Whether a preposition introduces ``entity`` ("for CH-2", "for the capture CH-2")."""
         before = self.summary[max(0, entity.start - 40) : entity.start]
+        # a comma ends the phrase: "T-22 waiting on customer, T-25 cancelled"
+        before = before[before.rfind(",") + 1 :]
         words = re.findall(r"[A-Za-z]+|\d\S*", before)[-4:]
         for back, word in enumerate(reversed(words)):
             if back == 0 and word.isalpha() and word.isupper() and len(word) <= 4:
@@ -802,29 +817,32 @@ class _Check:
                 for entity in owners[i]:
                     said.setdefault(entity.value, []).append(claim)
         clause_values = [a for _, a in members if a.kind in (A.MONEY, A.DATE, A.TIME, A.LEVEL)]
-        verdicts: dict[int, tuple[bool, tuple[Atom, int, Fact] | None]] = {}
+        # per claim: the entity whose facts agree with it (None: none do), and a conflict
+        verdicts: dict[int, tuple[Atom | None, tuple[Atom, int, Fact] | None]] = {}
         for i, claim in claims:
             conflict: tuple[Atom, int, Fact] | None = None
-            agreed = False
+            agreed: Atom | None = None
             for entity in owners[i]:
                 verdict = self._judge(claim, entity, said.get(entity.value, [claim]), clause_values)
                 if verdict is True:
-                    agreed = True
+                    agreed = entity
                     break
                 if isinstance(verdict, tuple) and conflict is None:
                     conflict = (entity, verdict[0], verdict[1])
             verdicts[i] = (agreed, conflict)
         for i, claim in claims:
             agreed, conflict = verdicts[i]
-            if conflict is not None and not agreed:
+            if conflict is not None and agreed is None:
                 entity, position, fact = conflict
                 strong = self._strong(claim, fact, entity, position)
                 if claim.kind == A.STATUS and any(
-                    verdicts[j][0] and other.kind == A.STATUS and entity in owners[j]
+                    verdicts[j][0] == entity and other.kind == A.STATUS
                     for j, other in claims
                     if j != i
                 ):
-                    strong = False  # another status of the clause agrees: this one is another's
+                    # another status of the clause agrees with this entity: this one is
+                    # another's ("bk-1 failed and bk-2 failed as well" leaves bk-2 its own)
+                    strong = False
                 seen = fact.value if fact.kind == A.MONEY else fact.text
                 found[i] = self._finding(
                     CONTRADICTED if strong else UNVERIFIED,
@@ -1554,7 +1572,8 @@ class _Check:
                 for m in pattern.finditer(troubled)
                 if not _DENIED_TROUBLE.search(troubled, max(0, m.start() - 12), m.start())
             }
-            lowered = text.lower().replace("re-run", "rerun")
+            # "isn't in the channel" says "not" as a word does
+            lowered = _NOT_CONTRACTED.sub(" not", text.lower().replace("re-run", "rerun"))
             entities = {
                 entity_key(a)
                 for a in self._atoms_in(clause_start, clause_end)
@@ -1567,7 +1586,8 @@ class _Check:
             numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
             names = frozenset(_SNAKE.findall(lowered))
             planned = _PLANNED.search(text) is not None
-            words = frozenset(re.findall(r"[a-z]+", lowered))
+            in_order = re.findall(r"[a-z]+", lowered)
+            words = frozenset(in_order)
             found.append(
                 _Mention(
                     classes,
@@ -1578,6 +1598,7 @@ class _Check:
                     planned,
                     word_pairs(lowered),
                     frozenset(map(_stem, words)),
+                    f" {' '.join(in_order)} ",
                 )
             )
         self._mention_list = found
@@ -1614,6 +1635,9 @@ class _Check:
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         # the program that reported it names the operation ("nginx: [emerg] ..." of run_shell)
         objects |= {p for p in map(F.program_of, lines) if p is not None}
+        # and so does the program its command ran ("restic" of "timeout 300 restic check")
+        for position in positions[:_ERROR_LINES_READ]:
+            objects |= self.index.call_programs(position)
         found: set[int] = set()
         by_class: set[int] = set()
         for n, mention in enumerate(mentions):
@@ -1752,6 +1776,7 @@ class _Mention(msgspec.Struct, frozen=True):
     planned: bool = False  # a task, a plan or a condition: "fix X", "retry once it is paid"
     pairs: frozenset[str] = frozenset()  # its words two by two ("sorter s3")
     stems: frozenset[str] = frozenset()  # its words without their endings (:func:`_stem`)
+    phrase: str = ""  # its words in order, one space between, one before and after
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
@@ -1869,11 +1894,12 @@ _SHARE_OF: Final = lazy(
     re.I,
 )
 #: Before a number, what makes it a difference ("by 5.5 points").
-_BY: Final = lazy(r"\bby\s{1,3}(?:about\s|some\s|another\s)?$")
+_BY: Final = lazy(r"\b(?:by|saved?|saves|saving)\s{1,3}(?:about\s|some\s|another\s)?$")
 #: After a number (and its unit or noun), a word of comparison: the number is a difference.
 _COMPARED: Final = lazy(
-    # after at most two words or a unit ("per tonne", "/kg", "a month in P&I")
-    r"(?:\s{0,2}(?:/\s?)?[A-Za-z%&]{1,12}){0,2}\s{1,3}(?:above|below|over|under|beyond|"
+    # after at most three words or a unit ("per tonne", "/kg", "a month in P&I", "€ per
+    # person")
+    r"(?:\s{0,2}(?:/\s?)?[A-Za-z%&€$£¥]{1,12}){0,3}\s{1,3}(?:above|below|over|under|beyond|"
     r"short of|more than|less than|fewer than|higher than|lower than|ahead of|behind|"
     # a comparative alone: "0.039 lower in macro-F1", "29 ms faster at p95", "$122.63 less"
     r"lower|higher|faster|slower|smaller|larger|bigger|cheaper|dearer|greater|shorter|"
@@ -1981,7 +2007,18 @@ def _told_in_words(name: str, mention: _Mention) -> bool:
         return False
     if all(len(p) < 4 or p in F.COMMON_ERROR_WORDS for p in parts):
         return False
-    return all(p in mention.words or _stem(p) in mention.stems for p in parts)
+    if all(p in mention.words or _stem(p) in mention.stems for p in parts):
+        return True
+    # a code word of three words or more names what failed first ("recipient_opted_out"):
+    # the rest, in a row, tells it ("she opted out"), unless the rest is a bare negation
+    # that needs its subject ("not found" of "channel_not_found")
+    rest = parts[1:]
+    return (
+        len(rest) >= 2
+        and rest[0] not in ("not", "no")
+        and any(len(p) >= 4 and p not in F.COMMON_ERROR_WORDS for p in rest)
+        and f" {' '.join(rest)} " in mention.phrase
+    )
 
 
 def _stem(word: str) -> str:
@@ -1995,6 +2032,8 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+#: A negation glued to its verb ("isn't", "can't", "wasn't"), lower case.
+_NOT_CONTRACTED: Final = lazy(r"n[\u2019']t\b")
 #: A short name and a long number joined by ``-`` (``enb-44107``), lower case.
 _NAMED_NUMBER: Final = lazy(r"[a-z]{1,6}-(\d{4,12})")
 #: A name made of words joined by ``-`` or ``_`` (``weekly_rollup``, ``deploy-preview``).

@@ -591,6 +591,28 @@ def _last_line(text: str) -> str:
     return lines[-1].strip()[:_LINE_MAX] if lines else ""
 
 
+def command_program(command: str) -> str | None:
+    """The program a shell command runs: its first word past the wrappers that run another
+    (``timeout 300``, ``sudo``, ``env A=1``) and their options, without its directory
+    (``restic`` of ``timeout 300 /usr/bin/restic -r s3:... check``)."""
+    for word in command.split()[:12]:
+        if word.startswith("-") or "=" in word or _WRAPPER_ARGUMENT.fullmatch(word):
+            continue
+        name = word.rsplit("/", 1)[-1].lower()
+        if name in _WRAPPERS:
+            continue
+        return name if _PROGRAM_NAME.fullmatch(name) else None
+    return None
+
+
+#: Programs that run the command after them.
+_WRAPPERS: Final = frozenset(words("sudo timeout env nice ionice nohup time exec stdbuf"))
+#: A wrapper's argument: a duration or a priority ("timeout 300", "timeout 5m").
+_WRAPPER_ARGUMENT: Final = lazy(r"\d+(?:\.\d+)?[smhd]?")
+#: A program's name, as a summary writes it.
+_PROGRAM_NAME: Final = lazy(r"[a-z][a-z0-9_.+-]{1,30}")
+
+
 def program_of(line: str) -> str | None:
     """The program an error line is tagged with (``nginx`` of ``nginx: [emerg] ...``)."""
     match = _PROGRAM_TAG.match(line)

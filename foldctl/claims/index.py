@@ -253,6 +253,7 @@ class EvidenceIndex:
         self._errors: list[int] = []
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
+        self._programs: dict[int, frozenset[str]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
         self._error_line_entities: dict[int, frozenset[str]] = {}
         self._tools: dict[str, list[int]] = {}
@@ -382,6 +383,13 @@ class EvidenceIndex:
             keys.update(label_key(v) for v in labels)
             keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
             cached = self._anchors[position] = frozenset(keys)
+        return cached
+
+    def call_programs(self, position: int) -> frozenset[str]:
+        """The programs the call a result answers ran (:func:`call_programs`), read once."""
+        cached = self._programs.get(position)
+        if cached is None:
+            cached = self._programs[position] = frozenset(call_programs(self.call_args(position)))
         return cached
 
     def error_line_entities(self, position: int) -> frozenset[str]:
@@ -766,7 +774,7 @@ def count_conflict(
         return True
     pattern = _count_pattern(stem)
     return any(
-        _another_count(int(m.group("a") or m.group("b")), number)
+        _another_count(int((m.group("a") or m.group("b")).replace(",", "")), number)
         for line in text.splitlines()
         if stem in line.lower()
         for m in pattern.finditer(line.lower())
@@ -782,12 +790,14 @@ def _another_count(seen: int, number: int) -> bool:
 
 @lru_cache(maxsize=256)
 def _count_pattern(stem: str) -> re.Pattern[str]:
-    """A count written with the noun: ``3 items``, ``items: 3``, ``item count = 3``."""
+    """A count written with the noun: ``3 items``, ``1,204 items``, ``items: 3``,
+    ``item count = 3``, an aligned ``kits:      40``, a JSON ``"hard": 1204``."""
     word = re.escape(stem)
+    number = r"\d{1,3}(?:,\d{3})+|\d{1,7}"
     return re.compile(
-        rf"(?<![\w.,:/-])(?P<a>\d{{1,7}}) {word}\w{{0,3}}\b"
-        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}[ \t]{{0,3}}[:=][ \t]{{0,3}}"
-        rf"(?P<b>\d{{1,7}})(?![\w.,:/-])"
+        rf"(?<![\w.,:/-])(?P<a>{number}) {word}\w{{0,3}}\b"
+        rf"|\b{word}\w{{0,3}}(?: [a-z]{{1,12}}){{0,2}}\"?[ \t]{{0,40}}[:=][ \t]{{0,40}}"
+        rf"(?P<b>{number})(?![\w.:/-]|,\d)"
     )
 
 
@@ -985,6 +995,24 @@ def call_values(calls: str) -> list[str]:
 _BODY_KEYS: Final = frozenset(
     A.words("text body message content html markdown description notes note comment summary blocks")
 )
+
+
+def call_programs(calls: str) -> set[str]:
+    """The programs the shell commands of tool-call arguments run (``restic`` of
+    ``{"command": "timeout 300 restic -r s3:... check"}``): the names a summary may call a
+    failed command by."""
+    return {
+        program
+        for args in _call_arguments(calls)
+        if isinstance(args, dict)
+        for key, value in args.items()
+        if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
+        if (program := F.command_program(value)) is not None
+    }
+
+
+#: Tool-call argument keys that hold a shell command.
+_COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "shell"})
 
 
 def call_labels(calls: str) -> list[str]:

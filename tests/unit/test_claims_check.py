@@ -211,7 +211,7 @@ def test_unsupported_names_the_atom_and_what_was_searched() -> None:
         ("refund of $450.00 sent to dana@example.com", (UNSUPPORTED, "USD 450")),
         ("contact dana.w@example.com", (UNSUPPORTED, "dana.w@example.com")),
         ("charged on 2026-03-15", (UNSUPPORTED, "2026-03-15")),
-        ("14 seats were billed", (UNSUPPORTED, "14 seat")),
+        ("15 seats were billed", (UNSUPPORTED, "15 seat")),
         (
             "see https://status.example.com/incidents/78",
             (UNSUPPORTED, "https://status.example.com/incidents/78"),
@@ -781,9 +781,13 @@ def test_the_total_a_part_is_of_may_be_the_sum_of_the_parts() -> None:
     index = evidence("METRIC     STABLE   CANARY\nrequests   12,300   1,150")
     (finding,) = check_summary("The canary took 1,150 of 13,450 requests.", index)
     assert (finding.kind, finding.normalised) == (UNVERIFIED, "13450 request")
-    assert kinds(check_summary("The canary took 1,150 of 13,550 requests.", index)) == [
-        (UNSUPPORTED, "13550 request")
-    ]
+    assert finding.expected == "works out from numbers of one message; not stated there"
+    # a total that is no sum of the parts: the originals give no other count of requests
+    (finding,) = check_summary("The canary took 1,150 of 13,550 requests.", index)
+    assert (finding.kind, finding.expected) == (
+        UNVERIFIED,
+        "a count the originals give no other number for; it may be counted",
+    )
 
 
 @pytest.mark.parametrize(
@@ -1265,7 +1269,12 @@ def test_a_figure_across_several_things_is_worked_out(told: str) -> None:
     assert [f.kind for f in check_summary(told.format("12,584,076"), index)] == [UNVERIFIED]
     said = told.format("12,584,076").replace("Across the two regions t", "T")
     said = said.replace(" between them", "").replace("Over the two days t", "T")
-    assert [f.kind for f in check_summary(said, index)] == [UNSUPPORTED]
+    # not said to be derived: a count the originals give no other number for
+    (finding,) = check_summary(said, index)
+    assert (finding.kind, finding.expected) == (
+        UNVERIFIED,
+        "a count the originals give no other number for; it may be counted",
+    )
 
 
 @pytest.mark.parametrize(
@@ -1531,3 +1540,109 @@ def test_a_rates_unit_after_a_value_is_no_path() -> None:
     assert kinds(check_summary("The report is in /srv/reports.", index)) == [
         (UNSUPPORTED, "/srv/reports")
     ]
+
+
+def test_a_count_the_originals_give_no_other_number_for_is_unverified() -> None:
+    index = evidence(
+        "shipment:        SHP-55120\nkits:            40",
+        "production: PROD003\ndocuments: 1,204",
+        '{"bounced": {"hard": 1204, "soft": 311}}',
+    )
+    # the originals count the noun otherwise (an aligned field, a grouped number, JSON)
+    assert kinds(check_summary("SHP-55120 holds 48 kits.", index)) == [(UNSUPPORTED, "48 kit")]
+    assert kinds(check_summary("PROD003 has 1,240 documents.", index)) == [
+        (UNSUPPORTED, "1240 document")
+    ]
+    assert kinds(check_summary("There were 1,402 hard bounces.", index)) == [
+        (UNSUPPORTED, "1402 hard")
+    ]
+    # nothing counts bags: the summary may have counted them from what the originals list
+    assert [f.kind for f in check_summary("The lots hold 220 bags.", index)] == [UNVERIFIED]
+
+
+def test_a_count_its_sentence_works_out_is_no_other_count() -> None:
+    index = evidence("store: EBS-1\npositions: 2,000\noccupied: 1,220")
+    told = "EBS-1 is at 1,220 of 2,000 positions, so 780 positions are still free."
+    assert [f.kind for f in check_summary(told, index)] == [UNVERIFIED]
+    assert kinds(check_summary("EBS-1 has 780 positions.", index)) == [
+        (UNSUPPORTED, "780 position")
+    ]
+
+
+def test_an_id_before_a_files_extension_is_that_ids() -> None:
+    index = evidence("mismatched objects:\n  media/2026/11/30/IMG_88213.heic  4.1 MB")
+    assert kinds(check_summary("The mismatch is IMG_88213.heic.", index)) == []
+    assert kinds(check_summary("The mismatch is IMG_88231.heic.", index)) == [
+        (UNSUPPORTED, "IMG88231")
+    ]
+
+
+def test_a_version_written_inside_a_name_is_there() -> None:
+    index = evidence("SNAPSHOT                 STATUS\nnightly-2026.12.02-0200  PARTIAL")
+    assert kinds(check_summary("Nightly 2026.12.02 was partial.", index)) == []
+    assert kinds(check_summary("Nightly 2026.12.05 was partial.", index)) == [
+        (UNSUPPORTED, "2026.12.05")
+    ]
+
+
+def test_minutes_and_seconds_of_an_elapsed_time_without_hours() -> None:
+    index = evidence("drill: rd-0412\nresult: PASSED\nrto: 00:22:41\ntarget: 00:30:00")
+    assert kinds(check_summary("The drill passed, done in 22:41.", index)) == []
+    assert kinds(check_summary("The drill passed, done in 22:14.", index)) == [
+        (UNSUPPORTED, "22:14")
+    ]
+
+
+@pytest.mark.parametrize(
+    "told",
+    ["Glacier IR would have saved 3,10 €.", "Suite BA costs 391 € per person more than OV."],
+)
+def test_a_saving_or_a_difference_after_its_unit_is_worked_out(told: str) -> None:
+    index = evidence("S3 Standard: 5,62 €\nGlacier IR: 1,15 €\nBA: 1.082,00 €\nOV: 694,00 €")
+    assert [f.kind for f in check_summary(told, index)] == [UNVERIFIED]
+    plain = told.replace("would have saved", "costs").replace(" per person more than OV", "")
+    assert [f.kind for f in check_summary(plain, index)] == [UNSUPPORTED]
+
+
+def test_a_failed_command_is_told_by_the_program_it_ran() -> None:
+    command = {"command": "timeout 300 /usr/bin/restic -r s3:vault/media check"}
+    index = _index_of(
+        *_call_and_result("run_shell", command, "check all packs\n[4:19] 71.43%\nexit code 124")
+    )
+    assert kinds(check_summary("The restic check hit the timeout.", index)) == []
+    assert [f.kind for f in check_summary("The vault is clean.", index)] == [DROPPED]
+
+
+@pytest.mark.parametrize(
+    ("code", "told"),
+    [
+        ("not_in_channel", "The bot isn't in the channel."),
+        ("recipient_opted_out", "She can't get texts (opted out)."),
+    ],
+)
+def test_an_errors_code_word_in_other_words(code: str, told: str) -> None:
+    index = evidence(("f1:0", f'{{"ok": false, "error": "{code}"}}', "notify"))
+    assert kinds(check_summary(told, index)) == []
+    assert [f.kind for f in check_summary("All went to plan.", index)] == [DROPPED]
+
+
+def test_a_code_words_bare_negation_needs_its_subject() -> None:
+    # "not found" tells "user_not_found" with its user, never "channel_not_found"
+    index = evidence(
+        ("f1:0", '{"ok": false, "error": "user_not_found"}', "user_lookup"),
+        ("f1:1", '{"ok": false, "error": "channel_not_found"}', "notify"),
+    )
+    told = "The user was not found."
+    assert [f.normalised for f in check_summary(told, index)] == ["failed:notify"]
+    assert kinds(check_summary(f"{told} The channel was not found either.", index)) == []
+
+
+def test_a_status_that_agrees_with_one_entity_leaves_the_next_its_own() -> None:
+    index = evidence(
+        "JOB          STATUS\nbk-7f3a9e21  FAILED\nbk-90d4c7e3  CANCELLED",
+        "TASK     STATUS\nT-30122  waiting\nT-30125  cancelled",
+    )
+    told = "bk-7f3a9e21 failed and sessions-redis (bk-90d4c7e3) failed as well."
+    assert kinds(check_summary(told, index)) == [(CONTRADICTED, "failed")]
+    # a comma ends a preposition's phrase: "cancelled" is T-30125's, not T-30122's
+    assert kinds(check_summary("T-30122 waiting on customer, T-30125 cancelled.", index)) == []
