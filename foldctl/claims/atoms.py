@@ -988,6 +988,16 @@ def _word_atoms(text: str, all_numbers: bool) -> list[Atom]:
                     if atom is not None:
                         found.append(atom)
             index = lowered.find(word, index + 1)
+    for noun in present & _SCALE_NOUNS:
+        index = lowered.find(noun)
+        while index >= 0:
+            # "priority MEDIUM" after the noun, "low priority" before it
+            for m in _WORD_LEVEL.finditer(text, max(0, index - 16), index + len(noun) + 24):
+                if m.start() <= index < m.end():
+                    atom = _word_level(m)
+                    if atom is not None:
+                        found.append(atom)
+            index = lowered.find(noun, index + 1)
     for word in present & _NUMBER_WORD_SET:
         index = lowered.find(word)
         while index >= 0:
@@ -1007,6 +1017,35 @@ def _word_atoms(text: str, all_numbers: bool) -> list[Atom]:
             continue  # "not yet approved" holds "approved"
         kept.append(atom)
     return kept
+
+
+#: The nouns of the scales written in words (:data:`foldctl.claims.vocab.WORD_SCALES`).
+_SCALE_NOUNS: Final = frozenset(V.WORD_SCALES)
+#: A level written in words beside the noun of its scale: "priority MEDIUM", "severity:
+#: minor", "low risk", "high-priority", "silver-tier".
+_WORD_LEVEL: Final = lazy(
+    "(?i)(?<![\\w-])(?:(?P<noun>"
+    + "|".join(sorted(V.WORD_SCALES, key=len, reverse=True))
+    + ")(?:[ \t]{0,2}[:=][ \t]{0,3}|[ \t]{1,3})(?P<rung>"
+    + "|".join(sorted(V.WORD_RUNGS, key=len, reverse=True))
+    + ")|(?P<rung2>"
+    + "|".join(sorted(V.WORD_RUNGS, key=len, reverse=True))
+    + ")[ -](?P<noun2>"
+    + "|".join(sorted(V.WORD_SCALES, key=len, reverse=True))
+    + "))(?![\\w-])"
+)
+
+
+def _word_level(m: re.Match[str]) -> Atom | None:
+    noun, rung = m.group("noun") or m.group("noun2"), m.group("rung") or m.group("rung2")
+    value = V.word_level(noun, rung)
+    return None if value is None else Atom(LEVEL, m.group(), value, m.start(), m.end())
+
+
+def is_word_level(atom: Atom) -> bool:
+    """Whether a level is written in words ("priority MEDIUM"): compared with its entity's
+    field of that scale only, never looked up as a value on its own."""
+    return atom.kind == LEVEL and "=" in atom.value
 
 
 def _atom(m: re.Match[str], all_numbers: bool) -> Atom | None:

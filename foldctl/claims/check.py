@@ -272,7 +272,11 @@ class _Check:
                 if found.kind in (CONTRADICTED, UNVERIFIED) and carried is not None:
                     found = self._finding(UNVERIFIABLE, atom, evidence=(carried,))
                 findings.append(found)
-            elif atom.kind in A.FACT_KINDS and not self._approximate(atom):
+            elif (
+                atom.kind in A.FACT_KINDS
+                and not A.is_word_level(atom)
+                and not self._approximate(atom)
+            ):
                 if self.stop > self.start and self._supported(atom):
                     continue
                 carried = self._carried(atom)
@@ -1324,6 +1328,8 @@ class _Check:
         when a single result in range gives one on that scale: then it is about that."""
         found: dict[int, ClaimFinding] = {}
         for i, claim in levels:
+            if A.is_word_level(claim):
+                continue  # "high priority" of nothing named: whose priority is unknown
             scale = V.level_scale(claim.value)
             seen: list[tuple[int, Fact]] = []
             candidates = positions or self.index.recent_results(self.start, self.stop, 30)

@@ -293,15 +293,13 @@ def _object_facts(
             if top:
                 facts.own.append(fact)
             continue
-        scale = V.LEVEL_KEYS.get(name)
-        if scale is not None:
-            level = V.level_value(scale, item)
-            if level is not None:
-                fact = Fact(A.LEVEL, level, str(item), name)
-                facts.add(subjects, fact)
-                if top:
-                    facts.own.append(fact)
-                continue
+        level = V.field_level(name, item)
+        if level is not None:
+            fact = Fact(A.LEVEL, level, str(item), name)
+            facts.add(subjects, fact)
+            if top:
+                facts.own.append(fact)
+            continue
         if A.is_amount_key(name):
             for fact in _field_amounts(name, item, currency):
                 facts.add(subjects, fact)
@@ -494,11 +492,11 @@ def _cell_facts(name: str, text: str) -> Iterator[Fact]:
         if family is not None:
             yield Fact(A.STATUS, family, text, name)
         return
-    scale = V.LEVEL_KEYS.get(name)
-    if scale is not None:
-        level = V.level_value(scale, text)
-        if level is not None:
-            yield Fact(A.LEVEL, level, text, name)
+    level = V.field_level(name, text)
+    if level is not None:
+        yield Fact(A.LEVEL, level, text, name)
+        return
+    if name in V.LEVEL_KEYS:
         return
     for atom in A.extract_atoms(text, all_numbers=True):
         if atom.kind == A.MONEY or (atom.kind == A.NUMBER and A.is_amount_key(name)):
@@ -626,12 +624,10 @@ def _kv_fact(
     key: str, value: str, atoms: list[Atom], offset: int, targets: list[str], facts: MessageFacts
 ) -> bool:
     """A ``key: value`` line's fact of its subject; whether the line was one."""
-    scale = V.LEVEL_KEYS.get(key)
-    if scale is not None:
-        level = V.level_value(scale, value)
-        if level is not None:
-            facts.add(targets, Fact(A.LEVEL, level, value.strip(), key))
-            return True
+    level = V.field_level(key, value)
+    if level is not None:
+        facts.add(targets, Fact(A.LEVEL, level, value.strip(), key))
+        return True
     after = [a for a in atoms if a.start >= offset]
     if A.is_amount_key(key):
         for atom in after:

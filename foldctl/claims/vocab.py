@@ -501,10 +501,86 @@ SCALES: Final[tuple[Scale, ...]] = (
 )
 LEVEL_PREFIXES: Final[dict[str, str]] = {s.prefix: s.name for s in SCALES}
 
+#: The rungs of the scales written in words, each word by the rung it names: words of one
+#: rung say the same ("minor" and "low", "major" and "high"), words of two rungs differ.
+WORD_RUNGS: Final[dict[str, str]] = {
+    "info": "info",
+    "informational": "info",
+    "low": "low",
+    "minor": "low",
+    "medium": "medium",
+    "moderate": "medium",
+    "normal": "medium",
+    "high": "high",
+    "major": "high",
+    "elevated": "high",
+    "critical": "critical",
+    "severe": "critical",
+    "warning": "warning",
+    "routine": "routine",
+    "urgent": "urgent",
+    "emergency": "emergency",
+    "bronze": "bronze",
+    "silver": "silver",
+    "gold": "gold",
+    "platinum": "platinum",
+}
+#: The nouns that name a scale written in words, by the scale: "priority MEDIUM", "low
+#: risk", "silver tier", "severity: minor", "the CRITICAL band".  A word level is
+#: compared only with a field of its entity named by its scale (``priority``,
+#: ``risk_band``, ``TIER``), never looked up as a value on its own.
+WORD_SCALES: Final[dict[str, str]] = {
+    "priority": "priority",
+    "urgency": "priority",
+    "severity": "severity",
+    "risk": "risk",
+    "band": "risk",
+    "tier": "tier",
+    "alert": "alert",
+    "alarm": "alert",
+}
+#: Examples of word levels (text -> normalised value), tested with the scales'.
+WORD_LEVEL_EXAMPLES: Final[tuple[tuple[str, str], ...]] = (
+    ("ticket RT-1 has priority MEDIUM", "priority=medium"),
+    ("a high-priority batch", "priority=high"),
+    ("rated LOW risk", "risk=low"),
+    ("in the CRITICAL band", "risk=critical"),
+    ("severity: minor", "severity=low"),
+    ("a silver-tier customer", "tier=silver"),
+    ("high availability", ""),
+)
+
+
+def word_level(noun: str, word: str) -> str | None:
+    """A level written in words, normalised as ``scale=rung`` (``("risk", "HIGH")`` ->
+    ``risk=high``), or None."""
+    scale, rung = WORD_SCALES.get(noun.lower()), WORD_RUNGS.get(word.lower())
+    return f"{scale}={rung}" if scale is not None and rung is not None else None
+
+
+def field_level(key: str, value: object) -> str | None:
+    """The level a field of the originals gives, normalised (``priority: P2`` -> ``P2``,
+    ``risk_band: HIGH`` -> ``risk=high``), or None: a number on the scale its key names
+    (:data:`LEVEL_KEYS`), or a word of a scale a word of its key names."""
+    scale = LEVEL_KEYS.get(key)
+    if scale is not None:
+        level = level_value(scale, value)
+        if level is not None:
+            return level
+    if not isinstance(value, str) or len(value) > 16:
+        return None
+    for part in key.split("_"):
+        if part in WORD_SCALES:
+            return word_level(part, value.strip())
+    return None
+
 
 @lru_cache(maxsize=1024)
 def level_scale(value: str) -> str:
-    """The scale a normalised level belongs to (``SEV1`` -> ``severity``)."""
+    """The scale a normalised level belongs to (``SEV1`` -> ``severity``, ``risk=high``
+    -> ``risk``)."""
+    if "=" in value:
+        return value.partition("=")[0]
     for prefix, name in LEVEL_PREFIXES.items():
         if value.startswith(prefix) and value[len(prefix) :].isdigit():
             return name

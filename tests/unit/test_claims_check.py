@@ -1646,3 +1646,20 @@ def test_a_status_that_agrees_with_one_entity_leaves_the_next_its_own() -> None:
     assert kinds(check_summary(told, index)) == [(CONTRADICTED, "failed")]
     # a comma ends a preposition's phrase: "cancelled" is T-30125's, not T-30122's
     assert kinds(check_summary("T-30122 waiting on customer, T-30125 cancelled.", index)) == []
+
+
+def test_a_level_in_words_is_compared_with_its_entitys_field_of_that_scale() -> None:
+    index = evidence(
+        "CASE      PRIORITY  STATUS\nCS-88213  MEDIUM    open\nCS-88231  LOW       open",
+        '{"vendor": "VN-1041", "risk_band": "HIGH"}',
+    )
+    assert kinds(check_summary("CS-88213 is a high-priority case.", index)) == [
+        (CONTRADICTED, "priority=high")
+    ]
+    assert kinds(check_summary("VN-1041 was rated LOW risk.", index)) == [
+        (CONTRADICTED, "risk=low")
+    ]
+    assert kinds(check_summary("CS-88213 is open with priority MEDIUM.", index)) == []
+    assert kinds(check_summary("CS-88213 has moderate priority.", index)) == []  # one rung
+    # a level in words of nothing named is not judged, nor looked up as a value
+    assert kinds(check_summary("It is a low-priority case.", index)) == []

@@ -56,6 +56,23 @@ def test_level_examples(scale: str, text: str, want: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "want"), V.WORD_LEVEL_EXAMPLES, ids=[t for t, _ in V.WORD_LEVEL_EXAMPLES]
+)
+def test_word_level_examples(text: str, want: str) -> None:
+    found = [a.value for a in extract_atoms(text) if a.kind == A.LEVEL]
+    assert found == ([want] if want else []), (text, found)
+
+
+def test_a_fields_word_level_is_read_on_the_scale_its_key_names() -> None:
+    assert V.field_level("risk_band", "HIGH") == "risk=high"
+    assert V.field_level("severity", "MAJOR") == "severity=high"
+    assert V.field_level("severity", "SEV2") == "SEV2"
+    assert V.field_level("tier", "gold") == "tier=gold"
+    assert V.field_level("status", "HIGH") is None  # no scale's key
+    assert V.field_level("priority", "high (escalated)") is None  # not a rung alone
+
+
+@pytest.mark.parametrize(
     ("text", "want"), V.OUTCOME_EXAMPLES, ids=[t for t, _ in V.OUTCOME_EXAMPLES]
 )
 def test_outcome_examples(text: str, want: tuple[tuple[int, str], ...]) -> None:
@@ -65,6 +82,7 @@ def test_outcome_examples(text: str, want: tuple[tuple[int, str], ...]) -> None:
 def test_docs_show_every_vocabulary_example() -> None:
     docs = DOCS.read_text(encoding="utf-8")
     texts = [t for _, t, _ in STATUS_EXAMPLES] + [t for _, t, _ in SCALE_EXAMPLES]
+    texts += [t for t, _ in V.WORD_LEVEL_EXAMPLES]
     texts += [t for t, _ in V.OUTCOME_EXAMPLES]
     missing = [t for t in texts if f"`{t}`" not in docs]
     assert not missing, f"docs/claims.md lacks vocabulary examples: {missing}"
