@@ -1470,6 +1470,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
             noun = None  # "the 2023 water claim": a year before a noun, not a count of it
         if noun is not None and len(raw) > 1 and raw[0] == "0" and raw.isdigit():
             noun = None  # "box 08 read OK": a number with a leading zero is a label
+        if noun is not None and m.string[noun_end : noun_end + 1].isdigit():
+            noun = None  # "6 000 cm3 per kg": a unit with a power, not a count of "cm"
         if noun is not None and not is_word:
             counted = to_decimal(raw, grouped=True)  # "1.204 rows": things come in wholes
             amount = counted if counted is not None else amount
@@ -1675,6 +1677,27 @@ def thousands_reading(atom: Atom) -> Atom | None:
         return None
     value = f"{decimal_text(grouped)} {rest}" if rest else decimal_text(grouped)
     return Atom(atom.kind, atom.text, value, atom.start, atom.end)
+
+
+def date_readings(atom: Atom) -> tuple[Atom, ...]:
+    """A number written as a day and a month without the year (``05.12`` as Europeans
+    write 5 December, ``12.01`` of a snapshot ``2026.12.01``) read as the dates it may be,
+    day first, then month first; none for any other number."""
+    if atom.kind != NUMBER:
+        return ()
+    match = _DAY_MONTH.fullmatch(atom.text)
+    if match is None:
+        return ()
+    first, second = int(match.group(1)), int(match.group(2))
+    found = []
+    for day, month in ((first, second), (second, first)):
+        if 1 <= day <= 31 and 1 <= month <= 12:
+            found.append(Atom(DATE, atom.text, f"--{month:02d}-{day:02d}", atom.start, atom.end))
+    return tuple(found)
+
+
+#: A day and a month of two digits each, joined by a dot (``05.12``).
+_DAY_MONTH: Final = lazy(r"(\d\d)\.(\d\d)")
 
 
 def number_reading(atom: Atom) -> Atom | None:

@@ -379,7 +379,10 @@ class _Check:
             return True
         other = A.thousands_reading(atom) or A.number_reading(atom)
         # "48.213 Elemente" of 48,213 items; "04471" of a record's number written as such
-        return other is not None and index.first_support(other, start, stop) is not None
+        if other is not None and index.first_support(other, start, stop) is not None:
+            return True
+        # "arrives 05.12": a day and a month the originals give as a date
+        return any(index.first_support(d, start, stop) is not None for d in A.date_readings(atom))
 
     def _weak(self, atom: Atom) -> str | None:
         """Why a value the originals do not hold may still be right, when it may be (then
@@ -522,10 +525,12 @@ class _Check:
         the work per summary stays bounded."""
         sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
         # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
-        own = D.numbers_in(self._numbers_text(atom, sentence), words=True)
+        text = self._numbers_text(atom, sentence)
+        own = D.numbers_in(text, words=True)
         percent = atom.kind == A.PERCENT
         places = _places(atom)
-        if own and D.derivable(value, own, percent=percent, places=places):
+        shares = D.shares_in(text) if atom.kind == A.MONEY else ()
+        if own and D.derivable(value, own, percent=percent, places=places, shares=shares):
             return True
         if (
             atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT)
@@ -884,6 +889,8 @@ class _Check:
                 return False  # "is paid except for two people": all but some did
             if _ONCE_THEN.match(self.summary, claim.end):
                 return False  # "timed out once, then confirmed": a state it passed through
+            if _IN_RELEASE.match(self.summary, claim.end):
+                return False  # "is fixed in 9.3.2": the release that does it, not a state
             if _said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
                 return False  # "the first attempt timed out": a try, not how it ended
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
@@ -2038,6 +2045,8 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+#: After a status, the release it comes in ("fixed in 9.3.2", "resolved in v4.1").
+_IN_RELEASE: Final = lazy(r"[ \t]{1,3}in[ \t]{1,3}(?:v|version |release )?\d+(?:\.\d+)+\b")
 #: A negation glued to its verb ("isn't", "can't", "wasn't"), lower case.
 _NOT_CONTRACTED: Final = lazy(r"n[\u2019']t\b")
 #: A short name and a long number joined by ``-`` (``enb-44107``), lower case.

@@ -66,6 +66,23 @@ _NUMBER_WORD: Final = lazy(
 )
 
 
+def shares_in(text: str) -> list[Decimal]:
+    """The percentages written in ``text`` (``21 %``, ``7,5%``), the first few."""
+    found: list[Decimal] = []
+    for m in _SHARE.finditer(text[:20_000]):
+        value = A.to_decimal(m.group(1).replace(",", "."))
+        if value is not None and value not in found:
+            found.append(value)
+        if len(found) >= _MAX_SHARES:
+            break
+    return found
+
+
+_SHARE: Final = lazy(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?%")
+#: How many percentages of one text are tried as a rate on its amounts.
+_MAX_SHARES: Final = 4
+
+
 def derived_cue(clause: str, start: int, end: int) -> str | None:
     """What the clause says a number is (``a total``...), when it says it is derived."""
     hit = _CUES.search(clause.lower())
@@ -81,6 +98,7 @@ def derivable(
     percent: bool,
     places: int,
     additive: bool = False,
+    shares: Sequence[Decimal] = (),
 ) -> bool:
     """Whether ``value`` (written with ``places`` decimals) is a sum, difference, product or
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
@@ -91,7 +109,9 @@ def derivable(
     found is checked exactly as written: the answer of trying every pair, in n log n
     (every pair of every number of a summary of thousands of sentences took seconds).
     With ``additive``, only a sum or a difference of two of them (a product or a ratio of
-    two of many numbers lands near almost any small value)."""
+    two of many numbers lands near almost any small value).  With ``shares`` (the
+    percentages of the text), also one of them with a share added or taken off (a price
+    with VAT, a discount: "290,00 EUR, or 350,90 EUR with 21 % VAT")."""
     if value == 0:
         return False
     tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
@@ -103,6 +123,10 @@ def derivable(
 
     if any(near(a) for a in values):
         return True
+    for share in shares:
+        for factor in (1 + share / 100, 1 - share / 100):
+            if any(near(a * factor) for a in values):
+                return True
     lo, hi = target - tolerance, target + tolerance
     if percent and lo <= 0:  # a ratio near 0: no window to look in, every pair is tried
         return any(

@@ -1663,3 +1663,34 @@ def test_a_level_in_words_is_compared_with_its_entitys_field_of_that_scale() -> 
     assert kinds(check_summary("CS-88213 has moderate priority.", index)) == []  # one rung
     # a level in words of nothing named is not judged, nor looked up as a value
     assert kinds(check_summary("It is a low-priority case.", index)) == []
+
+
+def test_a_unit_with_a_power_is_no_count() -> None:
+    index = evidence("chargeable weight: volumetric 6000 cm3/kg")
+    assert kinds(check_summary("Volumetric weight is 6 000 cm3 per kg.", index)) == []
+    assert kinds(check_summary("Volumetric weight is 5 000 cm3 per kg.", index)) == [
+        (UNSUPPORTED, "5000")
+    ]
+
+
+def test_a_day_and_month_without_the_year_is_the_date_the_originals_give() -> None:
+    index = evidence("carrier: Nordfrio\neta: 2026-12-05 14:00 CET")
+    assert kinds(check_summary("Nordfrio arrives 05.12.", index)) == []
+    assert kinds(check_summary("Nordfrio arrives 06.12.", index)) == [(UNSUPPORTED, "6.12")]
+
+
+def test_an_amount_with_a_share_added_is_worked_out() -> None:
+    index = evidence("option A: 2 x 145,00 EUR on site, VAT 21 %\noption B: RMA swap 225,00 EUR")
+    told = "On-site costs 290,00 EUR, or {} with 21 % VAT."
+    assert [f.kind for f in check_summary(told.format("350,90 EUR"), index)] == [
+        UNVERIFIED,
+        UNVERIFIED,
+    ]
+    assert UNSUPPORTED in [f.kind for f in check_summary(told.format("351,90 EUR"), index)]
+
+
+def test_a_status_in_a_release_is_no_state_of_the_thing() -> None:
+    index = evidence("ticket: ERR-2291\nstatus: open\nfix_version: 9.3.2")
+    told = "ERR-2291 is fixed in 9.3.2, so upgrade."
+    assert [f.kind for f in check_summary(told, index)] == [UNVERIFIED]
+    assert [f.kind for f in check_summary("ERR-2291 is fixed.", index)] == [CONTRADICTED]
