@@ -33,8 +33,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A19 are read, B2
-#: to B19 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A20 are read, B2
+#: to B20 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
@@ -82,6 +82,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B18 (blind)": ("certauthority", "movingco", "radiology", "wiretransfers"),
     "A19 (study)": ("airlinecargo", "coldchain", "featureflags", "iotfirmware"),
     "B19 (blind)": ("auctionhouse", "evcharging", "fraudops", "rideshare"),
+    "A20 (study)": ("esignature", "gymchain", "marinaops", "translationagency"),
+    "B20 (blind)": ("gpucluster", "hoadues", "parcellockers", "vaccineclinic"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
