@@ -506,7 +506,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     (
         "B_iso",
         r"(?<![\w-])(?P<iy>\d{4})-(?P<im>\d\d)-(?P<iday>\d\d)"
-        r"(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?(?![\w-])",
+        r"(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z| ?[+-]\d\d:?\d\d)?)?(?![\w-])",
         "D",
     ),
     # an id of digit groups (4471-2290-8813): one id, not the number 4471
@@ -1549,6 +1549,12 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             spelled = number_spellings(amount)
             cents = comma.group()[2:]
             return ((*spelled, *_whole_spellings(amount)), (*spelled, cents))
+        point = _DECIMAL_POINT.search(atom.text) if kind == MONEY else None
+        if point is not None and amount != int(amount):
+            # "€7.50" of "7,50 EUR": the originals' comma splits the token, as above
+            spelled = number_spellings(amount)
+            cents = point.group()[2:]
+            return ((*spelled, *_whole_spellings(amount)), (*spelled, cents, cents.ljust(2, "0")))
         if kind == PERCENT and 0 < amount <= 100:
             # a share may be written as a fraction ("0.8705" for 87.05%), or rounded to
             # the places written ("23,1 %" of 23.13%)
@@ -1631,6 +1637,7 @@ def _dotted_forms(day: int, month: int, years: Sequence[str] = _NEAR_YEARS) -> t
 
 _PLACES: Final = lazy(r"\d+(?:[.,](\d+))?")
 _DECIMAL_COMMA: Final = lazy(r"\d,\d{1,2}(?!\d)")
+_DECIMAL_POINT: Final = lazy(r"\d\.\d{1,2}(?!\d)")
 #: A year as people write one before a noun ("the 2023 claim").
 _YEAR: Final = lazy(r"(?:19|20)\d\d")
 

@@ -27,6 +27,9 @@ _NUMBER: Final = lazy(
     "|(?<![A-Za-z0-9_.])\\d{1,3}(?: \\d{3}){2,}(?!\\d)"
     "|(?<![A-Za-z0-9_.])\\d+(?:[.,]\\d+)?"
 )
+#: A number of one group of thousands after a space ("12 480"), which :data:`_NUMBER`
+#: reads as two.
+_SPACED_THOUSANDS: Final = lazy(r"(?<![\d.,])\d{1,3} \d{3}(?![\d.,]| \d)")
 #: A number whose one separator may group thousands or start decimals ("42.021", "1,204").
 _ONE_GROUP: Final = lazy(r"\d{1,3}[.,]\d{3}")
 #: Words that say a number is worked out from others.
@@ -58,6 +61,11 @@ def numbers_in(text: str, *, words: bool = False) -> list[Decimal]:
                 found[value] = None
         if len(found) >= MAX_NUMBERS:
             break
+    # "12 480 source words": a thousand grouped by one space is read whole as well
+    for m in _SPACED_THOUSANDS.finditer(text[:200_000]):
+        if len(found) >= MAX_NUMBERS:
+            break
+        found.setdefault(Decimal(m.group().replace(" ", "")), None)
     return list(found)[:MAX_NUMBERS]
 
 

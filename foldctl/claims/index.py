@@ -386,10 +386,11 @@ class EvidenceIndex:
         return cached
 
     def call_programs(self, position: int) -> frozenset[str]:
-        """The programs the call a result answers ran (:func:`call_programs`), read once."""
+        """The programs the call a result answers ran (:func:`command_programs`), read once."""
         cached = self._programs.get(position)
         if cached is None:
-            cached = self._programs[position] = frozenset(call_programs(self.call_args(position)))
+            programs = command_programs(self.call_args(position))
+            cached = self._programs[position] = frozenset(programs)
         return cached
 
     def error_line_entities(self, position: int) -> frozenset[str]:
@@ -997,7 +998,7 @@ _BODY_KEYS: Final = frozenset(
 )
 
 
-def call_programs(calls: str) -> set[str]:
+def command_programs(calls: str) -> set[str]:
     """The programs the shell commands of tool-call arguments run (``restic`` of
     ``{"command": "timeout 300 restic -r s3:... check"}``): the names a summary may call a
     failed command by."""

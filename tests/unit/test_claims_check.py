@@ -1694,3 +1694,22 @@ def test_a_status_in_a_release_is_no_state_of_the_thing() -> None:
     told = "ERR-2291 is fixed in 9.3.2, so upgrade."
     assert [f.kind for f in check_summary(told, index)] == [UNVERIFIED]
     assert [f.kind for f in check_summary("ERR-2291 is fixed.", index)] == [CONTRADICTED]
+
+
+def test_an_amount_written_with_a_point_is_found_with_a_comma() -> None:
+    index = evidence("INV-2026-119457   2026-11  late fee   7,50 EUR   open")
+    assert kinds(check_summary("I waived the €7.50 late fee.", index)) == []
+    assert kinds(check_summary("I waived the €7.60 late fee.", index)) == [(UNSUPPORTED, "EUR 7.6")]
+
+
+def test_a_zone_offset_after_a_space_is_no_time_of_its_own() -> None:
+    index = evidence("PO-26-5530  V-2491  FR  due 2026-12-09T11:00:00-05:00  accepted")
+    told = "PO-26-5530 (V-2491, FR) is due 2026-12-09 11:00 -05:00."
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_a_difference_of_numbers_grouped_by_one_space_is_worked_out() -> None:
+    index = evidence("job: J-26-0912\nsource words: 12 480\nweighted words: 7 770")
+    told = "J-26-0912 has 12 480 source words, 7 770 weighted, so {} words were discounted."
+    assert [f.kind for f in check_summary(told.format("4 710"), index)] == [UNVERIFIED]
+    assert [f.kind for f in check_summary(told.format("4 170"), index)] == [UNSUPPORTED]
