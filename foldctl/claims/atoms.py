@@ -1687,9 +1687,9 @@ def thousands_reading(atom: Atom) -> Atom | None:
 
 
 def date_readings(atom: Atom) -> tuple[Atom, ...]:
-    """A number written as a day and a month without the year (``05.12`` as Europeans
-    write 5 December, ``12.01`` of a snapshot ``2026.12.01``) read as the dates it may be,
-    day first, then month first; none for any other number."""
+    """A number written as a day and a month without the year (``05.12``, as Europeans
+    write 5 December) read as the dates it may be, day first, then month first; none for
+    any other number."""
     if atom.kind != NUMBER:
         return ()
     match = _DAY_MONTH.fullmatch(atom.text)

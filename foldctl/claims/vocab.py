@@ -567,11 +567,11 @@ def field_level(key: str, value: object) -> str | None:
         level = level_value(scale, value)
         if level is not None:
             return level
-    if not isinstance(value, str) or len(value) > 16:
+    if not isinstance(value, str) or len(word := value.strip()) > 16:
         return None
     for part in key.split("_"):
         if part in WORD_SCALES:
-            return word_level(part, value.strip())
+            return word_level(part, word)
     return None
 
 
