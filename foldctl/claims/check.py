@@ -36,7 +36,14 @@ from foldctl.claims.facts import (
     label_key,
     outcome_counts,
 )
-from foldctl.claims.index import LABEL, EvidenceIndex, EvidenceRef, MessageAtoms
+from foldctl.claims.index import (
+    LABEL,
+    EvidenceIndex,
+    EvidenceRef,
+    MessageAtoms,
+    call_labels,
+    command_programs,
+)
 from foldctl.claims.operations import (
     GENERIC_TOOL_WORDS,
     IRREGULAR_DONE,
@@ -1367,9 +1374,7 @@ class _Check:
         return found
 
     def _labels(self, position: int) -> list[str]:
-        from foldctl.claims.index import call_labels
-
-        return [v.lower() for v in call_labels(self.index.call_args(position))]
+        return [v.lower() for v in call_labels(self.index.call_arguments(position))]
 
     # ------------------------------------------------------------ dropped
 
@@ -1650,7 +1655,7 @@ class _Check:
         objects |= {p for p in map(F.program_of, lines) if p is not None}
         # and so does the program its command ran ("restic" of "timeout 300 restic check")
         for position in positions[:_ERROR_LINES_READ]:
-            objects |= self.index.call_programs(position)
+            objects |= command_programs(self.index.call_arguments(position))
         found: set[int] = set()
         by_class: set[int] = set()
         for n, mention in enumerate(mentions):

@@ -253,7 +253,7 @@ class EvidenceIndex:
         self._errors: list[int] = []
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
-        self._programs: dict[int, frozenset[str]] = {}
+        self._call_arguments: dict[int, tuple[Any, ...]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
         self._error_line_entities: dict[int, frozenset[str]] = {}
         self._tools: dict[str, list[int]] = {}
@@ -370,14 +370,14 @@ class EvidenceIndex:
             if position > 0 and self.messages[position - 1].call_names:
                 # what the call was about: its short arguments, not a message it sends
                 # ("text": a report naming every ticket of the session) nor its prose
-                texts.extend(call_values(self.call_args(position)))
+                texts.extend(call_values(self.call_arguments(position)))
             keys = {
                 entity_key(a)
                 for text in texts
                 for a in A.extract_atoms(text)
                 if a.kind in A.ENTITY_KINDS
             }
-            labels = call_labels(self.call_args(position))
+            labels = call_labels(self.call_arguments(position))
             # a channel or a handle as a summary writes it, with or without its sign
             keys.update(label_key(v.lstrip("#@")) for v in labels)
             keys.update(label_key(v) for v in labels)
@@ -385,12 +385,14 @@ class EvidenceIndex:
             cached = self._anchors[position] = frozenset(keys)
         return cached
 
-    def call_programs(self, position: int) -> frozenset[str]:
-        """The programs the call a result answers ran (:func:`command_programs`), read once."""
-        cached = self._programs.get(position)
+    def call_arguments(self, position: int) -> tuple[Any, ...]:
+        """The parsed JSON arguments of the call a tool result answers (:meth:`call_args`),
+        read once for every error and summary that asks."""
+        cached = self._call_arguments.get(position)
         if cached is None:
-            programs = command_programs(self.call_args(position))
-            cached = self._programs[position] = frozenset(programs)
+            cached = self._call_arguments[position] = tuple(
+                _call_arguments(self.call_args(position))
+            )
         return cached
 
     def error_line_entities(self, position: int) -> frozenset[str]:
@@ -974,12 +976,12 @@ def _call_arguments(calls: str) -> Iterator[Any]:
             continue
 
 
-def call_values(calls: str) -> list[str]:
+def call_values(arguments: Iterable[Any]) -> list[str]:
     """The string values of tool-call arguments, at any depth of their JSON, but for the
     body of what a call sends (``text``, ``body``, ``message``...): what a call names
     (``INC-20931``, ``#data-eng``, a subject line), not the report it posts."""
     found: list[str] = []
-    for args in _call_arguments(calls):
+    for args in arguments:
         stack: list[Any] = [args]
         while stack and len(found) < 200:
             item = stack.pop()
@@ -998,13 +1000,13 @@ _BODY_KEYS: Final = frozenset(
 )
 
 
-def command_programs(calls: str) -> set[str]:
+def command_programs(arguments: Iterable[Any]) -> set[str]:
     """The programs the shell commands of tool-call arguments run (``restic`` of
     ``{"command": "timeout 300 restic -r s3:... check"}``): the names a summary may call a
     failed command by."""
     return {
         program
-        for args in _call_arguments(calls)
+        for args in arguments
         if isinstance(args, dict)
         for key, value in args.items()
         if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
@@ -1016,12 +1018,12 @@ def command_programs(calls: str) -> set[str]:
 _COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "shell"})
 
 
-def call_labels(calls: str) -> list[str]:
+def call_labels(arguments: Iterable[Any]) -> list[str]:
     """The short string values of tool-call arguments (``deploy-preview``, ``prod``): the
     names a summary may call the operation by."""
     return [
         value
-        for args in _call_arguments(calls)
+        for args in arguments
         if isinstance(args, dict)
         for value in args.values()
         if isinstance(value, str) and 1 < len(value) <= 40 and " " not in value
