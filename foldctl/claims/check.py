@@ -532,11 +532,11 @@ class _Check:
         the work per summary stays bounded."""
         sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
         # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
-        text = self._numbers_text(atom, sentence)
-        own = D.numbers_in(text, words=True)
+        own = D.numbers_in(self._numbers_text(atom, sentence), words=True)
         percent = atom.kind == A.PERCENT
         places = _places(atom)
-        shares = D.shares_in(text) if atom.kind == A.MONEY else ()
+        # an amount with a share of its phrase added or taken off ("350,90 EUR with 21 % VAT")
+        shares = self._shares(atom, sentence) if atom.kind == A.MONEY else []
         if own and D.derivable(value, own, percent=percent, places=places, shares=shares):
             return True
         if (
@@ -561,6 +561,11 @@ class _Check:
             if read and D.derivable(value, read, percent=False, places=places, additive=True):
                 return True
         return False
+
+    def _shares(self, atom: Atom, sentence: tuple[int, int]) -> list[Decimal]:
+        """The percentages of the part of the sentence holding ``atom``, the first few."""
+        phrase = self._atoms_in(*self._phrase(atom, sentence))
+        return [Decimal(a.value) for a in phrase if a.kind == A.PERCENT][:_SHARES_TRIED]
 
     def _about(self, atom: Atom, sentence: tuple[int, int]) -> list[int]:
         """The last message to name each entity of the part of the sentence holding
@@ -1938,6 +1943,9 @@ _SUPPORTING_READ: Final = 5
 _REMAINDER: Final = lazy(
     r"(?i)\b(?:free|left|remaining|remains?|spare|headroom|to go|short of|unused)\b"
 )
+#: How many percentages of an amount's phrase are tried as a share added to or taken off
+#: one of its amounts.
+_SHARES_TRIED: Final = 4
 #: How many of one summary's numbers are tried as worked out from its originals (each
 #: try combines up to :data:`~foldctl.claims.derived.MAX_NUMBERS` numbers of several
 #: results); past it a number not found as written is ``unverified``, never

@@ -74,23 +74,6 @@ _NUMBER_WORD: Final = lazy(
 )
 
 
-def shares_in(text: str) -> list[Decimal]:
-    """The percentages written in ``text`` (``21 %``, ``7,5%``), the first few."""
-    found: list[Decimal] = []
-    for m in _SHARE.finditer(text[:20_000]):
-        value = A.to_decimal(m.group(1).replace(",", "."))
-        if value is not None and value not in found:
-            found.append(value)
-        if len(found) >= _MAX_SHARES:
-            break
-    return found
-
-
-_SHARE: Final = lazy(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{1,2})?)\s?%")
-#: How many percentages of one text are tried as a rate on its amounts.
-_MAX_SHARES: Final = 4
-
-
 def derived_cue(clause: str, start: int, end: int) -> str | None:
     """What the clause says a number is (``a total``...), when it says it is derived."""
     hit = _CUES.search(clause.lower())
