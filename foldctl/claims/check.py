@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from itertools import pairwise
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 
@@ -1414,9 +1414,16 @@ class _Check:
             for (error_class, tool), (_, positions) in ordered
         ]
         named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
+        errors_named = Counter(n for *_, (own, _) in found for n in own)
+        findings: list[ClaimFinding] = []
         for error_class, tool, positions, (own, by_class) in found:
             if own:
                 tied |= own
+                # a clause that names this error alone: what it says of it is about it
+                alone = {n for n in own if errors_named[n] == 1}
+                again = self._failed_again(tool, alone, mentions, claimed)
+                if again is not None:
+                    findings.append(again)
                 continue
             if not by_class:
                 unmentioned.append((error_class, tool, positions))
@@ -1437,7 +1444,6 @@ class _Check:
             and not self._elsewhere(n)
             for n, m in enumerate(mentions)
         )
-        findings: list[ClaimFinding] = []
         for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
             told = self._told_done(tool, positions, mentions, claimed)
@@ -1505,6 +1511,55 @@ class _Check:
                         expected=f"the originals say it failed: {line[:120]}",
                         evidence=tuple(self.index.ref(p) for p in positions[:4]),
                     )
+        return None
+
+    def _failed_again(
+        self,
+        tool: str,
+        clauses: set[int],
+        mentions: list[_Mention],
+        claimed: set[tuple[int, int]],
+    ) -> ClaimFinding | None:
+        """A clause that names a failed operation and tells it failed again ("the retry also
+        timed out", "was rejected again") where the operation failed once only and its next
+        call went through: the retry did not fail.  ``None`` when the tool failed more than
+        once, was not called again, or failed again, or no clause says so."""
+        results = [p for name, found in self.index.tool_names(self.start, self.stop)
+                   if name == tool for p in found]  # fmt: skip
+        failed = [n for n, p in enumerate(results) if self.index.messages[p].error is not None]
+        if len(failed) != 1 or failed[0] + 1 >= len(results):
+            return None
+        first, retry = results[failed[0]], results[failed[0] + 1]
+        if self.index.messages[retry].error is not None or not _same_request(
+            self.index.call_arguments(first), self.index.call_arguments(retry)
+        ):
+            return None  # failed again, or the next call asked for something else
+        for n in sorted(clauses):
+            if self.clauses[n] in claimed or mentions[n].planned:
+                continue
+            trouble = self._told_again(*self.clauses[n])
+            if trouble is None:
+                continue
+            atom = Atom(A.STATUS, self.summary[trouble[0] : trouble[1]], "failed", *trouble)
+            return self._finding(
+                CONTRADICTED,
+                atom,
+                expected="the originals say it failed once, and the next call went through",
+                evidence=(self.index.ref(first), self.index.ref(retry)),
+            )
+        return None
+
+    def _told_again(self, start: int, end: int) -> tuple[int, int] | None:
+        """Where a clause tells a failure happened again, in one phrase (between commas):
+        "failed again", "the retry also timed out", "the rerun failed as well"; None when
+        it does not, or says it did not."""
+        for part in _PHRASE_BREAK.split(self.summary[start:end]):
+            trouble = _FAILURE_WORD.search(part)
+            if trouble is None or _NEGATED.search(part):
+                continue
+            if _AGAIN.search(part) or (_RETRY_NOUN.search(part) and _ALSO.search(part)):
+                at = self.summary.find(part, start) + trouble.start()
+                return at, at + len(trouble.group())
         return None
 
     def _continuing(self, tied: set[int]) -> set[int]:
@@ -1829,6 +1884,22 @@ _NOT_DONE: Final = frozenset(
     )
 )
 #: Words that make a clause a doubt, a negation or a plan, not a telling of what was done.
+#: A word of failure, and the words that tell it happened again ("failed again", "the retry
+#: also timed out", "the second one was rejected too").
+_FAILURE_WORD: Final = lazy(
+    r"\b(?:fail(?:s|ed)?|timed out|time[sd] out|refused|rejected|declined|denied|errored|"
+    r"crashed|bounced)\b",
+    re.IGNORECASE,
+)
+_AGAIN: Final = lazy(r"\bagain\b", re.IGNORECASE)
+_RETRY_NOUN: Final = lazy(
+    r"\b(?:retry|retries|re-?run|re-?try|resubmission|second (?:attempt|try|run|call|one|pass|"
+    r"submission|request))\b",
+    re.IGNORECASE,
+)
+_ALSO: Final = lazy(r"\b(?:also|too|as well)\b", re.IGNORECASE)
+_PHRASE_BREAK: Final = lazy(r"[,;:()]")
+_NEGATED: Final = lazy(r"\b(?:not|never|no longer|without)\b|n't\b", re.IGNORECASE)
 _DOUBT: Final = lazy(
     r"\b(?:not|never|no|n't|without|unable|cannot|yet|still|pending|awaiting|will|would|"
     r"should|may|might|to\s+be|again|retry|once|until|if|unless)\b",
@@ -2022,6 +2093,19 @@ _PAIR_TOKEN: Final = lazy(r"[\w-]+")
 _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
+
+
+def _same_request(first: tuple[Any, ...], then: tuple[Any, ...]) -> bool:
+    """Whether a call asks again what an earlier one asked (a retry): every argument of the
+    first with the same value, and one more at most (``"retry": true``)."""
+    if len(first) != 1 or len(then) != 1:
+        return False
+    before, after = first[0], then[0]
+    if not isinstance(before, dict) or not isinstance(after, dict) or not before:
+        return before == after and bool(before)
+    return all(after.get(key) == value for key, value in before.items()) and (
+        len(after) <= len(before) + 1
+    )
 
 
 def _told_in_words(name: str, mention: _Mention) -> bool:

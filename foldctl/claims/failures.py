@@ -447,13 +447,15 @@ def _code(codes: str) -> str:
 MENTION_TERMS: Final[dict[str, str]] = {
     "timeout": r"time[sd]?[\s_-]?out|timing out|deadline exceeded|(?:missed|past) the deadline|"
     r"(?:read|connect|request|gateway)timeout|"
-    r"took too long|in time|time limit|hung|hangs|ran out of time|"
+    r"took too long|in time|time limit|hung|hangs|ran out of time|stall(?:s|ed|ing)?|"
+    r"ran out of (?:its |the |their )?(?:\w+ )?(?:minutes?|seconds?|hours?)|"
+    r"stopped (?:answering|responding|replying|reporting)|(?:went|gone|fell|go) silent|"
     r"never (?:answered|responded|replied|returned|finished)|"
     r"(?:(?:did|does|do|was|were|is|would|could)(?:n't| not)|never) \w+ within \d|"
     r"no (?:response|answer|reply)|" + _code("504|408"),
     "rate_limit": r"rate[\s_-]?limit\w*|throttl\w*|too many requests|slow ?down|" + _code("429"),
     "denied": r"denied|deny|declined|rejected|refus\w*|forbidden|unauthori[sz]ed|permission|"
-    r"turned (?:\w+ )?down|said no|would(?:n't| not) (?!be\b|have\b)\w+|"
+    r"turned (?:\w+ )?down|said no|thr(?:ew|own|ows) out|would(?:n't| not) (?!be\b|have\b)\w+|"
     r"(?:not|never|\w*n't) (?:been )?(?:allowed|permitted)|blocked|lacks?|"
     r"missing (?:a |the )?(?:role|permission|scope|access)|can only be \w+|"
     r"only (?:the |its |their |a |an )?[\w -]{1,30}? (?:can|may|is allowed to)\b|"
@@ -463,7 +465,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"no \w+ (?:\w+ )?(?:was |were )?found|no (?:match|record|result|entry|hit)(?:es|s)?\b|"
     + _code("404"),
     "conflict": r"conflict\w*|clash\w*|already (?:exist\w*|taken|booked|in use|running)|"
-    r"duplicate key|"
+    r"duplicate key|(?:already|found|was|were|is|are) held by|"
     r"deadlock\w*|lock wait|fully booked|sold out|double[\s-]booked|"
     r"(?:slot|room|seat|table)s? (?:was |were |had |has )?(?:taken|gone)|none left|"
     r"no (?:rooms?|seats?|slots?|tables?|availability)|(?:is|was|were|are) full\b|"
@@ -480,7 +482,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"too (?:long|short|large|big|small|many|few|high|low)\b|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
     r"g[ai]ve up|gives up|choked|"
-    r"died|dies|out[\s-]of[\s-]memory|"
+    r"died|dies|out[\s-]of[\s-]memory|f[ae]ll(?:s|ing)? over|never got\b|not reached|"
+    r"emergency stop|e-stop\w*|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"

@@ -730,7 +730,11 @@ class EvidenceIndex:
         ``part``, the count is of the items with a property ("1 pair flagged"): a longer
         list of them is the whole, not another count."""
         stem = _count_stem(lemma)
-        for found in self._naming(stem, start, stop):
+        naming: Iterable[int] = self._naming(stem, start, stop)
+        if stem in _TEST_NOUNS:  # a test runner counts its tests without the word
+            runner = (*self._naming("collected", start, stop), *self._naming("passed", start, stop))
+            naming = sorted({*naming, *runner})
+        for found in naming:
             key = (found, number, stem, said, part)
             verdict = self._conflicts.get(key)
             if verdict is None:
@@ -776,12 +780,41 @@ def count_conflict(
     if document is not None and _json_lengths(document, stem, number if part else None):
         return True
     pattern = _count_pattern(stem)
-    return any(
+    if any(
         _another_count(int((m.group("a") or m.group("b")).replace(",", "")), number)
         for line in text.splitlines()
         if stem in line.lower()
         for m in pattern.finditer(line.lower())
-    )
+    ):
+        return True
+    if stem in _TEST_NOUNS:
+        ran = _tests_ran(text)
+        return number not in ran and any(_another_count(seen, number) for seen in ran)
+    return False
+
+
+#: The nouns a test runner's count is of.
+_TEST_NOUNS: Final = frozenset({"test", "testcase", "spec"})
+#: pytest's "collected 715 items" and its closing line "=== 712 passed, 3 failed in 9.1s ===",
+#: which count tests without the word.
+_COLLECTED: Final = lazy(r"(?m)^collected (\d{1,3}(?:,\d{3})+|\d{1,7}) items?\b")
+_RUN_SUMMARY: Final = lazy(
+    r"(?m)^=+ ([^=\n]{1,200}) in \d{1,6}(?:\.\d{1,3})?s\b[^=\n]{0,40}=+[ \t]*$"
+)
+_OUTCOME: Final = lazy(
+    r"(?<![\d,.])(\d{1,3}(?:,\d{3})+|\d{1,7}) (?:passed|failed|skipped|errors?|xfailed|xpassed)\b"
+)
+
+
+def _tests_ran(text: str) -> set[int]:
+    """How many tests a test runner's output says it ran: the count it collected, and the
+    sum of the outcomes on its closing line."""
+    ran = {int(m.group(1).replace(",", "")) for m in _COLLECTED.finditer(text)}
+    for summary in _RUN_SUMMARY.finditer(text):
+        outcomes = [int(n.replace(",", "")) for n in _OUTCOME.findall(summary.group(1))]
+        if outcomes:
+            ran.add(sum(outcomes))
+    return ran
 
 
 def _another_count(seen: int, number: int) -> bool:

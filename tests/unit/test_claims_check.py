@@ -967,6 +967,29 @@ def test_no_abbreviates_only_before_a_number() -> None:
         ("status: DENIED", "ill_request", "The lending library said no to the ILL request."),
         ("exit code: 28", "price_file_publish", "The first price file push ran out of time."),
         ('{"ok": false, "error": "not_in_channel"}', "chat_post", "The post to Slack failed."),
+        (
+            "ERROR timed out after 300 s waiting for the warehouse load job",
+            "cost_export",
+            "The warehouse export stalled on the third week.",
+        ),
+        (
+            "ERROR OX-M5-03 no response from probe (timeout 30s)",
+            "sensor_log",
+            "Probe OX-M5-03 stopped answering at half past three.",
+        ),
+        ("exit code 124", "run_backup_check", "The backup check ran out of its five minutes."),
+        (
+            "ERROR row 118 E-11052: negative hours value (-7.5), row skipped",
+            "timesheet_import",
+            "The time import threw out one row for E-11052 with negative hours.",
+        ),
+        (
+            "ERROR upload aborted: server returned 502 Bad Gateway for chunk 24/39",
+            "drone_upload",
+            "The drone server's gateway kept falling over.",
+        ),
+        ('{"ok": false, "error": "not_sms_capable"}', "sms_notify", "The text bounced."),
+        ("HTTP/1.1 422 Unprocessable Entity", "oa_response_file", "Our reply was turned away."),
     ],
 )
 def test_trouble_told_in_other_words_mentions_the_error(
@@ -1151,6 +1174,43 @@ def test_a_failed_operation_told_as_done_is_contradicted() -> None:
     )
     told = kinds(check_summary("Coupon LOYAL15 was applied.", retried))
     assert CONTRADICTED not in [kind for kind, _ in told]
+
+
+def test_a_failure_told_again_where_the_retry_went_through_is_contradicted() -> None:
+    renew = ("order_renewal", {"quote": "Q-2027-0412"})
+    went_through = _index_of(
+        *_call_and_result(*renew, "HTTP/1.1 502 Bad Gateway"),
+        *_call_and_result(*renew, '{"order": "PO-8812", "status": "placed"}'),
+    )
+    for said in (
+        "The renewal order got a 502 and failed again on the retry.",
+        "The renewal order got a 502, and the retry also failed.",
+    ):
+        assert (CONTRADICTED, "failed") in kinds(check_summary(said, went_through))
+    # told once, or tried again for something else, or failed twice: no contradiction
+    told = "The renewal order got a 502 and went through on the retry."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, went_through)]
+    other = _index_of(
+        *_call_and_result(*renew, "HTTP/1.1 502 Bad Gateway"),
+        *_call_and_result("order_renewal", {"quote": "Q-2027-0413"}, '{"status": "placed"}'),
+    )
+    again = "The renewal order got a 502 and failed again on the retry."
+    assert CONTRADICTED not in [f.kind for f in check_summary(again, other)]
+    twice = _index_of(
+        *_call_and_result(*renew, "HTTP/1.1 502 Bad Gateway"),
+        *_call_and_result(*renew, "HTTP/1.1 502 Bad Gateway"),
+    )
+    assert CONTRADICTED not in [f.kind for f in check_summary(again, twice)]
+
+
+def test_a_count_of_tests_is_read_in_a_test_runners_own_words() -> None:
+    for output in (
+        "collected 715 items\n...\n===== 715 passed in 41.2s =====",
+        "===== 712 passed, 3 skipped in 41.2s =====",  # the outcomes summed
+    ):
+        index = _index_of(*_call_and_result("run_tests", {"pr": 512}, output))
+        assert [f.kind for f in check_summary("CI ran 751 tests.", index)] == [UNSUPPORTED]
+        assert UNSUPPORTED not in [f.kind for f in check_summary("CI ran 715 tests.", index)]
 
 
 def test_a_done_claim_about_other_things_than_the_failure_names_is_no_contradiction() -> None:
