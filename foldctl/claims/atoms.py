@@ -401,6 +401,7 @@ _NUM: Final = (
     r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"
     r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
     "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
+    "|\\d{1,3}(?:['\u2019]\\d{3})+(?:\\.\\d+)?"
     r"|\d{1,3}(?: \d{3}){2,}(?![\d])"
     r"|\d{1,3} \d{3}(?![\d])(?= [A-Za-z])"
     r"|\d+(?:\.\d+)?"
@@ -678,7 +679,7 @@ def decimal_text(value: Decimal) -> str:
 
 _GROUPED_DOTS: Final = lazy(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?")
 _GROUPED_COMMAS: Final = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_SPACES: Final = str.maketrans("", "", " \u202f\u00a0")
+_SPACES: Final = str.maketrans("", "", " \u202f\u00a0'\u2019")
 
 
 def to_decimal(text: str, *, grouped: bool = False) -> Decimal | None:
@@ -1833,7 +1834,7 @@ _DOTTED: Final = frozenset("0123456789.")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 #: A number as written around a token, thousands separators of any locale included.
 _NUMBER_SPAN: Final = lazy(
-    "\\d{1,3}(?:[,. \u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?|\\d+(?:[.,]\\d+)?"
+    "\\d{1,3}(?:[,. \u202f\u00a0'\u2019]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?|\\d+(?:[.,]\\d+)?"
 )
 #: Words near a number that say which scale a level is on.
 _SCALE_WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -1873,7 +1874,7 @@ def _is_year(claim: Atom) -> bool:
     return claim.kind == NUMBER and claim.value.isdigit() and 1900 <= int(claim.value) <= 2100
 
 
-_GROUPING: Final = frozenset(",. \u202f\u00a0")
+_GROUPING: Final = frozenset(",. \u202f\u00a0'\u2019")
 _UNIT_AFTER: Final = lazy(r" ?([A-Za-z°%/]{1,6})")
 _MEASURES: Final = frozenset([*DURATION_UNITS, *QUANTITY_UNITS, "%", "m"])
 

@@ -903,6 +903,8 @@ class _Check:
                 return False  # "timed out once, then confirmed": a state it passed through
             if _IN_RELEASE.match(self.summary, claim.end):
                 return False  # "is fixed in 9.3.2": the release that does it, not a state
+            if _HTTP_REASON.search(self.summary, max(clause[0], claim.start - 32), claim.start):
+                return False  # "504 Gateway Timeout": what a call got back, not a state
             if _said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
                 return False  # "the first attempt timed out": a try, not how it ended
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
@@ -1677,6 +1679,7 @@ class _Check:
                     word_pairs(lowered),
                     frozenset(map(_stem, words)),
                     f" {' '.join(in_order)} ",
+                    _measures(lowered),
                 )
             )
         self._mention_list = found
@@ -1707,6 +1710,7 @@ class _Check:
             else:
                 lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
+        measures = {m for line in lines for m in _measures(line)}
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
         tool_name = tool.lower()
@@ -1730,6 +1734,7 @@ class _Check:
                 names,
                 objects,
                 pairs,
+                measures,
                 single=single,
                 unique=unique,
             )
@@ -1759,6 +1764,7 @@ class _Check:
         names: set[str],
         objects: set[str],
         pairs: frozenset[str],
+        measures: set[str],
         *,
         single: bool,
         unique: bool,
@@ -1791,6 +1797,8 @@ class _Check:
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
         if pairs & mention.pairs:
             return True  # two words of the error line in a row: "sorter S3 (ERROR)"
+        if measures & mention.measures:
+            return True  # a size or a time of the error: "too big (over 10 MB)"
         if mention.entities & anchors:
             return True
         if names_operation(mention.words, tool):
@@ -1855,6 +1863,7 @@ class _Mention(msgspec.Struct, frozen=True):
     pairs: frozenset[str] = frozenset()  # its words two by two ("sorter s3")
     stems: frozenset[str] = frozenset()  # its words without their endings (:func:`_stem`)
     phrase: str = ""  # its words in order, one space between, one before and after
+    measures: frozenset[str] = frozenset()  # its sizes and times (:func:`_measures`)
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
@@ -2142,6 +2151,9 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
+#: An HTTP status code and the first words of its reason phrase, up to a status that ends
+#: it ("504 Gateway Timeout", "503 Service Unavailable").
+_HTTP_REASON: Final = lazy(r"(?<![\w.,/-])[1-5]\d\d(?:[ \t]+[A-Z][A-Za-z-]{1,20}){1,3}[ \t]+$")
 #: After a status, the release it comes in ("fixed in 9.3.2", "resolved in v4.1").
 _IN_RELEASE: Final = lazy(r"[ \t]{1,3}in[ \t]{1,3}(?:v|version |release )?\d+(?:\.\d+)+\b")
 #: A negation glued to its verb ("isn't", "can't", "wasn't"), lower case.
@@ -2197,6 +2209,33 @@ _ERROR_CODES: Final = lazy(r"(?<![\d.])([1-5]\d\d|[1-9]\d{0,2})(?![\d.])")
 def _tool_stems(tool: str) -> frozenset[str]:
     """The stems of the words of a tool's name (``drone_upload`` -> drone, upload)."""
     return frozenset(_stem(w) for w in tool_words(tool))
+
+
+#: A size, a time or a share written with its unit ("10 MB", "30 s", "1,800 s", "95%").
+_MEASURE: Final = lazy(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{1,6}(?:\.\d{1,3})?)[ \t]?"
+    r"(kb|mb|gb|tb|kib|mib|gib|tib|ms|s|sec|seconds?|min|minutes?|h|hours?|%)(?![\w%])",
+    re.IGNORECASE,
+)
+#: Units that name one measure, as :func:`_measures` writes them.
+_UNIT_NAMES: Final = {
+    "sec": "s",
+    "second": "s",
+    "seconds": "s",
+    "minute": "min",
+    "minutes": "min",
+    "hour": "h",
+    "hours": "h",
+}
+
+
+def _measures(text: str) -> frozenset[str]:
+    """The sizes and times a text gives with their units, each as ``"10 mb"``."""
+    return frozenset(
+        f"{m.group(1).replace(',', '')} {_UNIT_NAMES.get(unit, unit)}"
+        for m in _MEASURE.finditer(text)
+        for unit in (m.group(2).lower(),)
+    )
 
 
 def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:

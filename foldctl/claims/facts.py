@@ -523,6 +523,19 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
+def _json_line(line: str) -> dict[str, Any] | None:
+    """The JSON object a line is (``{"offer": "OFR-5", "status": "applied", ...}``); None
+    for any other line."""
+    stripped = line.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _text_facts(text: str, facts: MessageFacts) -> None:
     subject: list[str] = []
     first = True
@@ -542,6 +555,9 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
             if args is not None:
                 walk_json(args, [], facts, top=False, rank=_RANK_ASKED)
                 continue
+        if _json_line(line) is not None:
+            first = False
+            continue
         if table is not None:
             if _row_facts(line, table, facts):
                 continue

@@ -549,13 +549,18 @@ _NOT_PROGRAMS: Final = frozenset(
 _EXCEPTION_LINE: Final = lazy(rb"(?m)^[A-Z][\w.]{0,60}(?:Error|Exception)\b:")
 
 
+#: A line a command-line program reports its error on: ``Error: ...``, ``fatal: ...``.
+_ERROR_PREFIX_LINE: Final = lazy(rb"(?im)^(?:error|fatal|panic):[ \t]+\S")
+
+
 def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
     """Every line of a tool result that reports its error, at most ``limit``: ``first``
     (what :func:`error_line` found), then each log line of level ERROR or worse, a
-    traceback's last line and exception lines, a non-zero exit code's line, a failing
-    ``status:``/``result:`` line.  A summary may tell the error by any of them ("the first
-    run died with CUDA out of memory" of a log whose first ERROR line only says the run
-    failed).  Reads the first and last :data:`_LINES_READ` characters."""
+    traceback's last line and exception lines, a line headed ``Error:``, a non-zero exit
+    code's line, a failing ``status:``/``result:`` line.  A summary may tell the error by
+    any of them ("the first run died with CUDA out of memory" of a log whose first ERROR
+    line only says the run failed).  Reads the first and last :data:`_LINES_READ`
+    characters."""
     found: list[str] = [first] if first else []
     if len(text) > 2 * _LINES_READ:
         text = text[:_LINES_READ] + "\n" + text[-_LINES_READ:]
@@ -577,6 +582,8 @@ def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
         add(_last_line(text))
         for hit in _EXCEPTION_LINE.finditer(raw):  # "RuntimeError: CUDA out of memory"
             add(_line_of(raw, hit.start()))
+    for hit in _ERROR_PREFIX_LINE.finditer(raw):  # "Error: evidence file exceeds ..."
+        add(_line_of(raw, hit.start()))
     if b"xit" in raw or b"XIT" in raw:
         for hit in _EXIT_CODE_B.finditer(raw):
             if hit.group("code") != b"0":

@@ -700,6 +700,8 @@ def test_a_check_names_a_validation_and_found_no_tells_what_was_missing() -> Non
             "The return was received at 17:14:37 UTC.",
         ),
         ('cannot load certificate key "/etc/nginx/tls/privkey.pem"', "It wanted .../privkey.pem."),
+        ("B-WIRE-0219  WIRE  CHF  1  18'436.75", "The wire is CHF 18,436.75."),  # Swiss groups
+        ("B-WIRE-0219  WIRE  CHF  1  18,436.75", "The wire is CHF 18’436.75."),
     ],
 )
 def test_values_written_the_way_people_write_them_are_supported(result: str, summary: str) -> None:
@@ -990,6 +992,12 @@ def test_no_abbreviates_only_before_a_number() -> None:
         ),
         ('{"ok": false, "error": "not_sms_capable"}', "sms_notify", "The text bounced."),
         ("HTTP/1.1 422 Unprocessable Entity", "oa_response_file", "Our reply was turned away."),
+        (
+            "Uploading proof.pdf (12.4 MB)\nError: evidence file exceeds the 10 MB limit\n"
+            "exit status 1",
+            "cfctl",
+            "Our delivery proof was rejected as too big (over 10 MB).",
+        ),
     ],
 )
 def test_trouble_told_in_other_words_mentions_the_error(
@@ -1201,6 +1209,24 @@ def test_a_failure_told_again_where_the_retry_went_through_is_contradicted() -> 
         *_call_and_result(*renew, "HTTP/1.1 502 Bad Gateway"),
     )
     assert CONTRADICTED not in [f.kind for f in check_summary(again, twice)]
+
+
+def test_an_http_reason_phrase_is_what_a_call_got_back_not_a_state() -> None:
+    index = evidence('{"invoice_id": "INV-2026-04519", "status": "APPROVED"}')
+    told = "match_run on INV-2026-04519: 504 Gateway Timeout, matched on the retry."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert CONTRADICTED in [f.kind for f in check_summary("INV-2026-04519 timed out.", index)]
+
+
+def test_a_json_body_on_one_line_is_no_row_of_its_first_entity() -> None:
+    applied = (
+        "HTTP/1.1 201 Created\n\n"
+        '{"subscription": "SUB-45510390", "offer": "OFR-50OFF3", "status": "applied", '
+        '"cancel_request": "withdrawn"}'
+    )
+    index = evidence(("f1:0", applied, "apply_offer"))
+    told = "The retry applied OFR-50OFF3 and withdrew his cancellation."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
 
 
 def test_a_count_of_tests_is_read_in_a_test_runners_own_words() -> None:
