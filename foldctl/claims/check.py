@@ -1524,10 +1524,13 @@ class _Check:
     ) -> ClaimFinding | None:
         """A clause that names a failed operation and tells it failed again ("the retry also
         timed out", "was rejected again") where the operation failed once only and its next
-        call went through: the retry did not fail.  ``None`` when the tool failed more than
-        once, was not called again, or failed again, or no clause says so."""
-        results = [p for name, found in self.index.tool_names(self.start, self.stop)
-                   if name == tool for p in found]  # fmt: skip
+        call, asking the same, went through: the retry did not fail.  ``None`` when the tool
+        failed more than once, was not called again with the same arguments, or failed
+        again, or no clause says so."""
+        results = next(
+            (found for name, found in self.index.tool_names(self.start, self.stop) if name == tool),
+            [],
+        )
         failed = [n for n, p in enumerate(results) if self.index.messages[p].error is not None]
         if len(failed) != 1 or failed[0] + 1 >= len(results):
             return None
@@ -1892,7 +1895,6 @@ _NOT_DONE: Final = frozenset(
         "timed stopped paused"
     )
 )
-#: Words that make a clause a doubt, a negation or a plan, not a telling of what was done.
 #: A word of failure, and the words that tell it happened again ("failed again", "the retry
 #: also timed out", "the second one was rejected too").
 _FAILURE_WORD: Final = lazy(
@@ -1907,8 +1909,11 @@ _RETRY_NOUN: Final = lazy(
     re.IGNORECASE,
 )
 _ALSO: Final = lazy(r"\b(?:also|too|as well)\b", re.IGNORECASE)
+#: What ends a phrase inside a clause.
 _PHRASE_BREAK: Final = lazy(r"[,;:()]")
+#: Words that say a failure did not happen again ("did not fail again").
 _NEGATED: Final = lazy(r"\b(?:not|never|no longer|without)\b|n't\b", re.IGNORECASE)
+#: Words that make a clause a doubt, a negation or a plan, not a telling of what was done.
 _DOUBT: Final = lazy(
     r"\b(?:not|never|no|n't|without|unable|cannot|yet|still|pending|awaiting|will|would|"
     r"should|may|might|to\s+be|again|retry|once|until|if|unless)\b",
