@@ -523,17 +523,17 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def _json_line(line: str) -> dict[str, Any] | None:
-    """The JSON object a line is (``{"offer": "OFR-5", "status": "applied", ...}``); None
-    for any other line."""
+def _is_json_object(line: str) -> bool:
+    """Whether a line is a JSON object (``{"offer": "OFR-5", "status": "applied", ...}``,
+    the body under an HTTP status line): no row, whose first entity would own every
+    status and amount after it."""
     stripped = line.strip()
     if not (stripped.startswith("{") and stripped.endswith("}")):
-        return None
+        return False
     try:
-        value = json.loads(stripped)
+        return isinstance(json.loads(stripped), dict)
     except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+        return False
 
 
 def _text_facts(text: str, facts: MessageFacts) -> None:
@@ -555,7 +555,7 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
             if args is not None:
                 walk_json(args, [], facts, top=False, rank=_RANK_ASKED)
                 continue
-        if _json_line(line) is not None:
+        if _is_json_object(line):
             first = False
             continue
         if table is not None:
