@@ -24,7 +24,7 @@ from foldctl.graph.filters import NO_FILTER, FoldFilter
 from foldctl.graph.locators import Container, message_locator
 from foldctl.graph.resolve import FoldGraph
 from foldctl.graph.walk import Context, Event, FoldEnd, Row, chain_field
-from foldctl.jsoncodec import Sliced, holds_big_string
+from foldctl.jsoncodec import BIG_STRING, Sliced, holds_big_string
 from foldctl.model import Span
 from foldctl.times import iso_recorded
 
@@ -69,46 +69,63 @@ ADDED_KEYS: Final = frozenset(
 
 def message_lines(events: Iterable[Event]) -> Iterator[bytes]:
     """The JSONL line of each row of ``events`` (with its line break): byte for byte
-    ``jsoncodec.dumps(message_object(row))``, made faster for a plain stored message.
-    Such a message is encoded once (and once more, keys sorted, for its digest), and
-    foldctl's keys that every row of a container shares are encoded once for the
-    container; a frame, a redacted message, a message holding one of
-    :data:`ADDED_KEYS`, or one orjson cannot encode goes by way of
-    :func:`message_object`."""
+    ``jsoncodec.dumps(message_object(row))``, made faster for a plain stored message
+    (:func:`_plain_line`).  Any other row goes by way of :func:`message_object`; one
+    holding a huge string is written in slices, as
+    :func:`foldctl.render.sink.write_jsonl` writes it, never as a second copy."""
     shared: dict[Context, tuple[bytes, bytes, bytes]] = {}
-    dumps, sort_keys, hexdigest = orjson.dumps, orjson.OPT_SORT_KEYS, xxhash.xxh3_128_hexdigest
     for event in events:
         if type(event) is not Row:
             if type(event) is FoldEnd:
                 shared.pop(event.context, None)
             continue
-        message = event.message
-        if event.frame is None and type(message) is dict and message:
-            try:
-                body = dumps(message)
-                canonical = dumps(message, option=sort_keys)
-            except orjson.JSONEncodeError:
-                body = b""
-            if body and message.keys().isdisjoint(ADDED_KEYS):
-                ctx = event.context
-                parts = shared.get(ctx)
-                if parts is None:
-                    parts = shared[ctx] = _shared_parts(ctx)
-                head, middle, end = parts
-                line = b"" if event.line is None else b',"line":%d' % event.line
-                yield b"".join(
-                    (
-                        memoryview(body)[:-1],
-                        head,
-                        b'%d"' % event.index,
-                        line,
-                        middle,
-                        hexdigest(canonical).encode(),
-                        end,
-                    )
-                )
-                continue
-        yield jsoncodec.dumps(message_object(event)) + b"\n"
+        line = _plain_line(event, shared)
+        if line is not None:
+            yield line
+            continue
+        obj = message_object(event)
+        if type(obj) is Sliced:
+            yield from jsoncodec.dumps_chunks(obj)
+            yield b"\n"
+        else:
+            yield jsoncodec.dumps(obj) + b"\n"
+
+
+def _plain_line(row: Row, shared: dict[Context, tuple[bytes, bytes, bytes]]) -> bytes | None:
+    """The JSONL line of a plain stored message: encoded once (and once more, keys sorted,
+    for its digest), with foldctl's keys that every row of a container shares encoded once
+    for the container (``shared``).  None for a frame, a redacted message, a message
+    holding one of :data:`ADDED_KEYS`, one orjson cannot encode, and one whose JSON is as
+    long as a huge string (it may hold one: what was encoded is let go here)."""
+    message = row.message
+    if row.frame is not None or type(message) is not dict or not message:
+        return None
+    if not message.keys().isdisjoint(ADDED_KEYS):
+        return None
+    try:
+        body = orjson.dumps(message)
+        if len(body) >= BIG_STRING:
+            return None
+        canonical = orjson.dumps(message, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return None
+    ctx = row.context
+    parts = shared.get(ctx)
+    if parts is None:
+        parts = shared[ctx] = _shared_parts(ctx)
+    head, middle, end = parts
+    line = b"" if row.line is None else b',"line":%d' % row.line
+    return b"".join(
+        (
+            memoryview(body)[:-1],
+            head,
+            b'%d"' % row.index,
+            line,
+            middle,
+            xxhash.xxh3_128_hexdigest(canonical).encode(),
+            end,
+        )
+    )
 
 
 def _shared_parts(ctx: Context) -> tuple[bytes, bytes, bytes]:

@@ -16,9 +16,11 @@ import orjson
 import pytest
 import xxhash
 
+import foldctl
 from foldctl import jsoncodec
 from foldctl.digest import PREFIX, digest
 from foldctl.load.fast import has_long_digit_run
+from foldctl.query.transcript import transcript
 from tests.support import SAMPLES, jsonl, run_cli
 
 BIG = jsoncodec.BIG_STRING
@@ -85,6 +87,19 @@ def test_expand_jsonl_prints_a_huge_message_whole(tmp_path: Path) -> None:
     stored = {"role": "tool", "content": content, "toolCallId": "call_9"}
     canonical = orjson.dumps(stored, option=orjson.OPT_SORT_KEYS)
     assert last["digest"] == PREFIX + xxhash.xxh3_128_hexdigest(canonical)
+
+
+def test_expand_jsonl_writes_a_huge_message_in_slices_as_the_whole_line(tmp_path: Path) -> None:
+    """The fast JSONL lines of a transcript: a row holding a huge string comes in pieces
+    none as long as the string (no second copy of it), that make the line of the row."""
+    content = 'line one\n"quoted" \u2028 é' * (BIG // 8)
+    path = _huge_checkpoint(tmp_path, content)
+    graph = foldctl.open(path).graph
+    pieces = list(transcript(graph).jsonl_lines())
+    assert max(map(len, pieces)) < BIG
+    lines = b"".join(pieces).splitlines()
+    assert lines == [jsoncodec.dumps(row) for row in transcript(graph).records()]
+    assert orjson.loads(lines[-1])["content"] == content
 
 
 def test_expand_text_prints_a_huge_message_with_every_line_indented(tmp_path: Path) -> None:
