@@ -1657,11 +1657,8 @@ class _Check:
             }
             # "isn't in the channel" says "not" as a word does
             lowered = _NOT_CONTRACTED.sub(" not", text.lower().replace("re-run", "rerun"))
-            entities = {
-                entity_key(a)
-                for a in self._atoms_in(clause_start, clause_end)
-                if a.kind in A.ENTITY_KINDS
-            }
+            atoms = self._atoms_in(clause_start, clause_end)
+            entities = {entity_key(a) for a in atoms if a.kind in A.ENTITY_KINDS}
             labels = re.findall(r"[a-z0-9][\w.-]*[a-z0-9]", lowered)
             entities |= {label_key(t) for t in labels}
             # a name the originals file by its number ("eNB-44107" as #44107)
@@ -1682,7 +1679,7 @@ class _Check:
                     word_pairs(lowered),
                     frozenset(map(_stem, words)),
                     f" {' '.join(in_order)} ",
-                    _measures(lowered),
+                    _measures(atoms),
                 )
             )
         self._mention_list = found
@@ -1713,7 +1710,12 @@ class _Check:
             else:
                 lines.append(self.index.messages[position].error or "")
         codes, distinct = _error_marks(lines)
-        measures = {m for line in lines for m in _measures(line)}
+        # the sizes and times of the lines of the first few (as their lines are read above)
+        measures = set(
+            _measures(
+                a for p in positions[:_ERROR_LINES_READ] for a in self.index.error_line_atoms(p)
+            )
+        )
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
         tool_name = tool.lower()
@@ -2216,31 +2218,14 @@ def _tool_stems(tool: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in tool_words(tool))
 
 
-#: A size, a time or a share written with its unit ("10 MB", "30 s", "1,800 s", "95%").
-_MEASURE: Final = lazy(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{1,6}(?:\.\d{1,3})?)[ \t]?"
-    r"(kb|mb|gb|tb|kib|mib|gib|tib|ms|s|sec|seconds?|min|minutes?|h|hours?|%)(?![\w%])",
-    re.IGNORECASE,
-)
-#: Units that name one measure, as :func:`_measures` writes them.
-_UNIT_NAMES: Final = {
-    "sec": "s",
-    "second": "s",
-    "seconds": "s",
-    "minute": "min",
-    "minutes": "min",
-    "hour": "h",
-    "hours": "h",
-}
+#: The kinds of atom that measure: a size, a time, a share.
+_MEASURE_KINDS: Final = frozenset((A.QUANTITY, A.DURATION, A.PERCENT))
 
 
-def _measures(text: str) -> frozenset[str]:
-    """The sizes and times a text gives with their units, each as ``"10 mb"``."""
-    return frozenset(
-        f"{m.group(1).replace(',', '')} {_UNIT_NAMES.get(unit, unit)}"
-        for m in _MEASURE.finditer(text)
-        for unit in (m.group(2).lower(),)
-    )
+def _measures(atoms: Iterable[Atom]) -> frozenset[str]:
+    """The sizes, times and shares among ``atoms``, as their kind and normalised value
+    (``quantity:10 MB``; a duration in seconds, so "30 min" and "1,800 s" meet)."""
+    return frozenset(f"{a.kind}:{a.value}" for a in atoms if a.kind in _MEASURE_KINDS)
 
 
 def _error_marks(lines: Sequence[str]) -> tuple[set[str], set[str]]:

@@ -255,7 +255,7 @@ class EvidenceIndex:
         self._anchors: dict[int, frozenset[str]] = {}
         self._call_arguments: dict[int, tuple[Any, ...]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
-        self._error_line_entities: dict[int, frozenset[str]] = {}
+        self._error_line_atoms: dict[int, tuple[Atom, ...]] = {}
         self._tools: dict[str, list[int]] = {}
         self._tool_names: dict[str, list[int]] = {}
         self._lookups: dict[tuple[str, ...], _Lookup] = {}
@@ -395,18 +395,22 @@ class EvidenceIndex:
             )
         return cached
 
-    def error_line_entities(self, position: int) -> frozenset[str]:
-        """The entities the lines reporting the error at ``position`` name (read once):
-        what the call failed for ("lk-0f3a-88e1 unreachable")."""
-        cached = self._error_line_entities.get(position)
+    def error_line_atoms(self, position: int) -> tuple[Atom, ...]:
+        """The atoms of the lines reporting the error at ``position`` (read once): what the
+        call failed for ("lk-0f3a-88e1 unreachable") and the sizes and times it gives
+        ("exceeds the 10 MB limit")."""
+        cached = self._error_line_atoms.get(position)
         if cached is None:
-            cached = self._error_line_entities[position] = frozenset(
-                entity_key(a)
-                for line in self.error_lines(position)
-                for a in A.extract_atoms(line[:1000])
-                if a.kind in A.ENTITY_KINDS
+            cached = self._error_line_atoms[position] = tuple(
+                a for line in self.error_lines(position) for a in A.extract_atoms(line[:1000])
             )
         return cached
+
+    def error_line_entities(self, position: int) -> frozenset[str]:
+        """The entities the lines reporting the error at ``position`` name."""
+        return frozenset(
+            entity_key(a) for a in self.error_line_atoms(position) if a.kind in A.ENTITY_KINDS
+        )
 
     def error_lines(self, position: int) -> tuple[str, ...]:
         """Every line of the error result at ``position`` that reports its error, the one
