@@ -1542,10 +1542,9 @@ class _Check:
         for n in sorted(clauses):
             if self.clauses[n] in claimed or mentions[n].planned:
                 continue
-            trouble = self._told_again(*self.clauses[n])
-            if trouble is None:
+            atom = self._told_again(*self.clauses[n])
+            if atom is None:
                 continue
-            atom = Atom(A.STATUS, self.summary[trouble[0] : trouble[1]], "failed", *trouble)
             return self._finding(
                 CONTRADICTED,
                 atom,
@@ -1554,17 +1553,18 @@ class _Check:
             )
         return None
 
-    def _told_again(self, start: int, end: int) -> tuple[int, int] | None:
-        """Where a clause tells a failure happened again, in one phrase (between commas):
-        "failed again", "the retry also timed out", "the rerun failed as well"; None when
-        it does not, or says it did not."""
-        for part in _PHRASE_BREAK.split(self.summary[start:end]):
-            trouble = _FAILURE_WORD.search(part)
-            if trouble is None or _NEGATED.search(part):
+    def _told_again(self, start: int, end: int) -> Atom | None:
+        """The status of failure of a phrase of a clause (between commas) that tells it
+        happened again: "failed again", "the retry also timed out", "the rerun failed as
+        well"; None when none does, or the phrase says it did not."""
+        for phrase in _PHRASE.finditer(self.summary, start, end):
+            failed = [a for a in self._atoms_in(*phrase.span()) if a.kind == A.STATUS]
+            failed = [a for a in failed if _said_failed(a)]
+            part = phrase.group()
+            if not failed or _NEGATED.search(part):
                 continue
             if _AGAIN.search(part) or (_RETRY_NOUN.search(part) and _ALSO.search(part)):
-                at = self.summary.find(part, start) + trouble.start()
-                return at, at + len(trouble.group())
+                return failed[0]
         return None
 
     def _continuing(self, tied: set[int]) -> set[int]:
@@ -1897,13 +1897,8 @@ _NOT_DONE: Final = frozenset(
         "timed stopped paused"
     )
 )
-#: A word of failure, and the words that tell it happened again ("failed again", "the retry
-#: also timed out", "the second one was rejected too").
-_FAILURE_WORD: Final = lazy(
-    r"\b(?:fail(?:s|ed)?|timed out|time[sd] out|refused|rejected|declined|denied|errored|"
-    r"crashed|bounced)\b",
-    re.IGNORECASE,
-)
+#: The words that tell a failure happened again ("failed again", "the retry also timed
+#: out", "the second one was rejected too").
 _AGAIN: Final = lazy(r"\bagain\b", re.IGNORECASE)
 _RETRY_NOUN: Final = lazy(
     r"\b(?:retry|retries|re-?run|re-?try|resubmission|second (?:attempt|try|run|call|one|pass|"
@@ -1911,8 +1906,8 @@ _RETRY_NOUN: Final = lazy(
     re.IGNORECASE,
 )
 _ALSO: Final = lazy(r"\b(?:also|too|as well)\b", re.IGNORECASE)
-#: What ends a phrase inside a clause.
-_PHRASE_BREAK: Final = lazy(r"[,;:()]")
+#: A phrase of a clause: what lies between its commas, colons and brackets.
+_PHRASE: Final = lazy(r"[^,;:()]+")
 #: Words that say a failure did not happen again ("did not fail again").
 _NEGATED: Final = lazy(r"\b(?:not|never|no longer|without)\b|n't\b", re.IGNORECASE)
 #: Words that make a clause a doubt, a negation or a plan, not a telling of what was done.
