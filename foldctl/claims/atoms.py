@@ -679,7 +679,10 @@ def decimal_text(value: Decimal) -> str:
 
 _GROUPED_DOTS: Final = lazy(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d+)?")
 _GROUPED_COMMAS: Final = lazy(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_SPACES: Final = str.maketrans("", "", " \u202f\u00a0'\u2019")
+#: The characters that only ever group thousands (never decimals): spaces of every width
+#: and the Swiss apostrophes (``1 204``, ``1\u202f204``, ``18'436.75``).
+_GROUP_ONLY: Final = " \u202f\u00a0'\u2019"
+_SPACES: Final = str.maketrans("", "", _GROUP_ONLY)
 
 
 def to_decimal(text: str, *, grouped: bool = False) -> Decimal | None:
@@ -1543,19 +1546,19 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
         if kind == MONEY and amount != int(amount) and abs(amount) >= 10:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
-        comma = _DECIMAL_COMMA.search(atom.text) if kind in (MONEY, NUMBER) else None
-        if comma is not None and amount != int(amount):
-            # "7,98 €", "9,4": the comma splits the token in two, each of one or two
-            # digits; a message must hold both (one digit alone is a token of most)
+        decimals = _DECIMAL_COMMA.search(atom.text) if kind in (MONEY, NUMBER) else None
+        pointed = decimals is None and kind == MONEY
+        if pointed:
+            decimals = _DECIMAL_POINT.search(atom.text)
+        if decimals is not None and amount != int(amount):
+            # "7,98 €", "9,4", and "€7.50" of "7,50 EUR": the originals' comma splits the
+            # token in two, each of one or two digits; a message must hold both (one digit
+            # alone is a token of most); written with a point, the cents may have two
+            # places there ("7.5" of "7,50")
             spelled = number_spellings(amount)
-            cents = comma.group()[2:]
-            return ((*spelled, *_whole_spellings(amount)), (*spelled, cents))
-        point = _DECIMAL_POINT.search(atom.text) if kind == MONEY else None
-        if point is not None and amount != int(amount):
-            # "€7.50" of "7,50 EUR": the originals' comma splits the token, as above
-            spelled = number_spellings(amount)
-            cents = point.group()[2:]
-            return ((*spelled, *_whole_spellings(amount)), (*spelled, cents, cents.ljust(2, "0")))
+            cents = decimals.group()[2:]
+            tail = (cents, cents.ljust(2, "0")) if pointed else (cents,)
+            return ((*spelled, *_whole_spellings(amount)), (*spelled, *tail))
         if kind == PERCENT and 0 < amount <= 100:
             # a share may be written as a fraction ("0.8705" for 87.05%), or rounded to
             # the places written ("23,1 %" of 23.13%)
@@ -1834,7 +1837,7 @@ _DOTTED: Final = frozenset("0123456789.")
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 #: A number as written around a token, thousands separators of any locale included.
 _NUMBER_SPAN: Final = lazy(
-    "\\d{1,3}(?:[,. \u202f\u00a0'\u2019]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?|\\d+(?:[.,]\\d+)?"
+    f"\\d{{1,3}}(?:[,.{_GROUP_ONLY}]\\d{{3}})+(?:[.,]\\d{{1,2}}(?!\\d))?|\\d+(?:[.,]\\d+)?"
 )
 #: Words near a number that say which scale a level is on.
 _SCALE_WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -1874,7 +1877,7 @@ def _is_year(claim: Atom) -> bool:
     return claim.kind == NUMBER and claim.value.isdigit() and 1900 <= int(claim.value) <= 2100
 
 
-_GROUPING: Final = frozenset(",. \u202f\u00a0'\u2019")
+_GROUPING: Final = frozenset(",." + _GROUP_ONLY)
 _UNIT_AFTER: Final = lazy(r" ?([A-Za-z°%/]{1,6})")
 _MEASURES: Final = frozenset([*DURATION_UNITS, *QUANTITY_UNITS, "%", "m"])
 
