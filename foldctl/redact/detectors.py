@@ -1282,19 +1282,28 @@ _DIGIT_FINDERS: Final[tuple[tuple[str, _Regex], ...]] = (
 # The card check (and the national ids'), as far as it holds in JSON text too: no letter, digit or
 # glue before (an escape such as \\n that ends in a letter stands for a
 # control character, which is no glue), no letter or digit after.
-_BYTE_CARD_BOUNDS: Final = (
-    rb"(?:(?<![0-9A-Za-z_+\-.,$])|(?<=\\[nrtbf]))(?:%s)(?![A-Za-z_]|[.,\-][0-9])"
-)
+_BYTE_CARD_BOUNDS: Final = rb"(?:(?<![%s])|(?<=\\[nrtbf]))(?:%s)(?![A-Za-z_]|[.,\-][0-9])"
+_GLUE: Final = rb"0-9A-Za-z_+\-.,$"
+# In JSON text a comma before a number parts two values (["a",6127101257124]): there the
+# number is read whole, so the comma is no glue.  (Inside a string it is, and the detectors
+# say so; waking them for it is only a wasted scan.)
+_JSON_GLUE: Final = _GLUE.replace(b",", b"")
+
+
+def _card_bounded(finder: _Regex, glue: bytes = _GLUE) -> bytes:
+    return _BYTE_CARD_BOUNDS % (glue, finder.compiled.pattern.encode())
+
+
 _BYTE_DIGIT_PATTERNS: Final[dict[str, re.Pattern[bytes]]] = {
     "phone": lazy(
         b"|".join(
             b"(?:%s)" % f.compiled.pattern.encode() for k, f in _DIGIT_FINDERS if k == "phone"
         )
     ),
-    "card": lazy(_BYTE_CARD_BOUNDS % _CARD.compiled.pattern.encode()),
-    "in_aadhaar": lazy(_BYTE_CARD_BOUNDS % _AADHAAR.compiled.pattern.encode()),
-    "br_cpf": lazy(_BYTE_CARD_BOUNDS % _CPF.compiled.pattern.encode()),
-    "cn_resident_id": lazy(_BYTE_CARD_BOUNDS % _CN_RESIDENT_ID.compiled.pattern.encode()),
+    "card": lazy(_card_bounded(_CARD)),
+    "in_aadhaar": lazy(_card_bounded(_AADHAAR)),
+    "br_cpf": lazy(_card_bounded(_CPF)),
+    "cn_resident_id": lazy(_card_bounded(_CN_RESIDENT_ID)),
 }
 #: The kinds tried in a run with separators (a digit shape and the blanks around it).
 _SEPARATED_KINDS: Final = ("phone", "card", "in_aadhaar", "br_cpf", "cn_resident_id")
@@ -1304,9 +1313,10 @@ _SEPARATED_KINDS: Final = ("phone", "card", "in_aadhaar", "br_cpf", "cn_resident
 _BYTE_SEPARATED: Final = lazy(
     b"|".join(b"(?:%s)" % _BYTE_DIGIT_PATTERNS[k].pattern for k in _SEPARATED_KINDS)
 )
-_BYTE_BARE: Final = lazy(
+_BYTE_BARE: Final = lazy(b"(?:%s)|(?:%s)" % (_card_bounded(_CARD), _card_bounded(_CN_RESIDENT_ID)))
+_BYTE_BARE_JSON: Final = lazy(
     b"(?:%s)|(?:%s)"
-    % (_BYTE_DIGIT_PATTERNS["card"].pattern, _BYTE_DIGIT_PATTERNS["cn_resident_id"].pattern)
+    % (_card_bounded(_CARD, _JSON_GLUE), _card_bounded(_CN_RESIDENT_ID, _JSON_GLUE))
 )
 _SEPARATED_GROUP: Final = frozenset(_SEPARATED_KINDS)
 # Every separated shape has two groups of three digits or more one or two separators
@@ -1465,12 +1475,18 @@ def gate(data: bytes, enabled: Collection[str], *, json_text: bool = False) -> f
         shapes = data.translate(_SHAPES)
         if json_text and b"\\u" in shapes:
             return kinds  # a \\u escape can stand for anything
-        _shape_kinds(data, shapes, digits, needles, wake)
+        bare_shape = _BYTE_BARE_JSON if json_text else _BYTE_BARE
+        _shape_kinds(data, shapes, digits, needles, wake, bare_shape)
     return frozenset(wake) & kinds if wake else _NONE
 
 
 def _shape_kinds(
-    data: bytes, shapes: bytes, digits: frozenset[str], needles: frozenset[str], wake: set[str]
+    data: bytes,
+    shapes: bytes,
+    digits: frozenset[str],
+    needles: frozenset[str],
+    wake: set[str],
+    bare_shape: re.Pattern[bytes],
 ) -> None:
     """Add to ``wake`` the digit kinds asked for whose shapes ``data`` holds."""
     pos = shapes.find(_DIGIT_NEEDLE) if digits else -1
@@ -1489,7 +1505,7 @@ def _shape_kinds(
                     bare
                     and ((13 <= n <= 19 and 50 <= run[0] <= 54) or 17 <= n <= 18)
                     and not bare <= wake
-                    and _BYTE_BARE.search(data, pos, endpos + 1)
+                    and bare_shape.search(data, pos, endpos + 1)
                 ):  # otherwise no card, no resident id: nothing an unseparated run can be
                     wake.update(bare)
             elif (

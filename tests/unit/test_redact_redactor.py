@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from foldctl.errors import FoldctlError, UsageError
@@ -429,6 +429,31 @@ def test_redact_json_with_a_lone_surrogate() -> None:
     assert b"example.com" not in out and b"\\ud800" in out and len(spans) == 1
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"toolName":["a",6127101257124]}',  # a card-shaped number after a comma
+        b"[5,4111111111111111]",
+        b'{"ids":[1,110101199003074477]}',  # a resident id
+    ],
+)
+def test_redact_json_reads_a_number_after_a_comma_whole(raw: bytes) -> None:
+    """A comma in JSON text parts two values; the number after it is redacted as it is
+    when the document is redacted decoded (it leaked through the raw-bytes gate once)."""
+    out, spans = Redactor(KEY).redact_json(raw)
+    new, decoded_spans = Redactor(KEY).redact_value(orjson.loads(raw))
+    assert len(spans) == 1 and spans == decoded_spans
+    assert orjson.loads(out) == new and b"[redacted:" in out
+
+
+def test_a_comma_inside_a_string_is_still_glue() -> None:
+    """Inside a string "a,6127101257124" is no card (the detectors' context check); the
+    JSON-text gate may wake for it, but nothing is redacted."""
+    raw = orjson.dumps({"content": "a,6127101257124"})
+    out, spans = Redactor(KEY).redact_json(raw)
+    assert spans == [] and orjson.loads(out) == {"content": "a,6127101257124"}
+
+
 def test_redact_json_refuses_what_is_not_json() -> None:
     with pytest.raises(RedactionError, match="not JSON"):
         Redactor(KEY).redact_json(b"{nope bob@example.com", "h3")
@@ -462,6 +487,7 @@ messages = st.dictionaries(st.sampled_from(["content", "toolName", "args", "extr
 
 @settings(max_examples=300, deadline=None)
 @given(messages)
+@example({"content": [], "toolName": ["a", 6127101257124]})  # a card number after a comma
 def test_no_planted_value_survives(msg: dict[str, Any]) -> None:
     r = Redactor(KEY)
     try:
