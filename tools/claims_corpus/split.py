@@ -33,8 +33,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A24 are read, B2
-#: to B24 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A26 are read, B2
+#: to B26 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward").
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
@@ -92,6 +92,10 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B23 (blind)": ("bikeshare", "hospitalbeds", "networkfirewall", "tenantscreening"),
     "A24 (study)": ("conferenceops", "elearningplatform", "kubernetesupgrade", "watertreatment"),
     "B24 (blind)": ("cryptocustody", "homeinsurance", "mobilerelease", "wineexport"),
+    "A25 (study)": ("buildingpermits", "ferryline", "opticalretail", "textilemill"),
+    "B25 (blind)": ("carbonregistry", "loyaltyprogram", "semiconductorfab", "zoooperations"),
+    "A26 (study)": ("campgrounds", "dairyprocessing", "launchrange", "papermill"),
+    "B26 (blind)": ("cinemachain", "fertilityclinic", "musicroyalties", "tutoringmarket"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
