@@ -406,6 +406,12 @@ _NUM: Final = (
     r"|\d{1,3} \d{3}(?![\d])(?= [A-Za-z])"
     r"|\d+(?:\.\d+)?"
 )
+#: The decimal places of a range's end: a point, or a comma with one or two places
+#: (``6,5-8,5``; three would be thousands).
+_RANGE_DECIMALS: Final = r"(?:\.\d{1,3}|,\d{1,2}(?!\d))?"
+#: A decimal comma with one or two places (``0,64``, ``2,5``), not in a list of numbers
+#: (``12,45,7``): a number whole, where the digits after the comma alone would be read.
+_NUM_DECIMAL_COMMA: Final = r"(?<!\d,)\d{1,4},\d{1,2}(?![\d,])"
 _MONTH: Final = trie_pattern(alt for name in MONTHS for alt in (name.capitalize(), name.upper()))
 _CODES: Final = "|".join(CURRENCY_CODES)
 _WORDNUM: Final = trie_pattern(NUMBER_WORDS)
@@ -559,8 +565,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     # a range (5–10 business days, 70-99 mg/dL, 5 to 10): both ends, one atom
     (
         "B_range",
-        r"(?<![\w.:/\u2212-])(?P<rlo>\d{1,6}(?:\.\d{1,3})?)"
-        r"(?: ?[\u2013\u2014] ?|-| to )(?P<rhi>\d{1,6}(?:\.\d{1,3})?)(?![\w/-]|[.:]\d)",
+        rf"(?<![\w.:/\u2212-])(?<!\d,)(?P<rlo>\d{{1,6}}{_RANGE_DECIMALS})"
+        rf"(?: ?[\u2013\u2014] ?|-| to )(?P<rhi>\d{{1,6}}{_RANGE_DECIMALS})(?![\w/-]|[.:,]\d)",
         "D",
     ),
     (
@@ -631,7 +637,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_hash", r"(?<![\w-])(?=[0-9]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])", "DL"),
     (
         "B_num",
-        rf"(?<![\w.:/\#$€£¥@-])(?P<num>{_NUM}|(?i:{_WORDNUM})\b)(?P<unit>{_UNIT})?(?![\w])"
+        rf"(?<![\w.:/\#$€£¥@-])(?P<num>{_NUM_DECIMAL_COMMA}|{_NUM}|(?i:{_WORDNUM})\b)"
+        rf"(?P<unit>{_UNIT})?(?![\w])"
         r"(?=(?: (?P<w1>[A-Za-z][A-Za-z-]*)(?: (?P<w2>[A-Za-z][A-Za-z-]*))?)?)",
         "DUL",
     ),
@@ -1160,7 +1167,9 @@ def _compound_duration(m: re.Match[str]) -> Atom | None:
 
 
 def _range(m: re.Match[str]) -> Atom | None:
-    low, high = Decimal(m.group("rlo")), Decimal(m.group("rhi"))
+    low, high = to_decimal(m.group("rlo")), to_decimal(m.group("rhi"))
+    if low is None or high is None:
+        return None
     joined = m.group()[len(m.group("rlo")) : m.start("rhi") - m.start()] == "-"
     if not low < high:
         if joined and _DIGIT_GROUPS.fullmatch(m.group()) and not _YEAR_MONTH.fullmatch(m.group()):
@@ -1523,6 +1532,14 @@ def _status(m: re.Match[str]) -> Atom | None:
 
 
 @lru_cache(maxsize=8192)
+def _amount_spellings(amount: Decimal) -> tuple[str, ...]:
+    """The number tokens of an amount, a decimal comma's whole part too ("12,5 kWh": the
+    comma splits the token)."""
+    if amount != int(amount):
+        return (*number_spellings(amount), *_whole_spellings(amount))
+    return number_spellings(amount)
+
+
 def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     """Tokens any evidence spelling of ``atom`` must contain, as groups of alternatives.
 
@@ -1575,15 +1592,11 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             )
         return (number_spellings(amount),)
     if kind == QUANTITY:
-        amount = Decimal(value.split(" ", 1)[0])
-        if amount != int(amount):  # "12,5 kWh": the comma splits the token
-            return ((*number_spellings(amount), *_whole_spellings(amount)),)
-        return (number_spellings(amount),)
+        return (_amount_spellings(Decimal(value.split(" ", 1)[0])),)
     if kind == COUNT:
         return (number_spellings(Decimal(value.split(" ", 1)[0])),)
-    if kind == RANGE:
-        low, _, high = value.partition("-")
-        return (number_spellings(Decimal(low)), number_spellings(Decimal(high)))
+    if kind == RANGE:  # each end like a quantity's amount: "6,5-8,5" splits at commas
+        return tuple(_amount_spellings(Decimal(end)) for end in value.split("-"))
     if kind == LEVEL:
         digits = value[len(value.rstrip("0123456789")) :]
         return ((digits, digits + "."),) if digits else ()
@@ -2182,6 +2195,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("Summary 6 of 7", ()),
     ("Research summary 100: see section 3.2", ()),
     ("uptime 99.95%", ((PERCENT, "99.95"),)),
+    ("peaked at 0,64 NTU", ((NUMBER, "0.64"),)),  # a decimal comma: not "64 NTU"
+    ("columns 12,45,7", ()),  # a list: no decimal comma, and no number worth keeping
     ("3 tool calls", ((COUNT, "3 tool call"),)),
     ("12 seats", ((COUNT, "12 seat"),)),
     ("two options", ((COUNT, "2 option"),)),
@@ -2256,6 +2271,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("14m 07s", ((DURATION, "847"),)),
     ("5–10 business days", ((RANGE, "5-10"),)),
     ("5 to 10 days", ((RANGE, "5-10"),)),
+    ("pH 6,5-8,5", ((RANGE, "6.5-8.5"),)),  # decimal commas at both ends
     ("at 05:15 CEST", ((TIME, "05:15"),)),
     ("2:00 pm EDT", ((TIME, "14:00"),)),
     ("on 18 May.", ((DATE, "--05-18"),)),
