@@ -586,7 +586,9 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     (
         "B_code",
-        rf"\b(?P<code1>{_CODES}) ?(?P<ca>{_NUM})(?P<csuf> ?(?:k|m|bn|million|billion)\b)?",
+        # "EUR 9,10": a decimal comma after the code too, as after a symbol
+        rf"\b(?P<code1>{_CODES}) ?(?P<ca>\d{{1,3}},\d\d(?![\d,])|{_NUM})"
+        r"(?P<csuf> ?(?:k|m|bn|million|billion)\b)?",
         "U",
     ),
     (
@@ -2189,6 +2191,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("a $12k budget", ((MONEY, "USD 12000"),)),
     ("120 dollars", ((MONEY, "USD 120"),)),
     ("(EUR 45,200.00, due soon)", ((MONEY, "EUR 45200"),)),
+    ("(EUR 9,10 a kilo)", ((MONEY, "EUR 9.1"),)),  # a decimal comma after a code
     # numbers, percentages, counts, durations
     ("1,204 rows", ((COUNT, "1204 row"),)),
     ("card ends 4242", ((NUMBER, "4242"),)),

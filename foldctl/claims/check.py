@@ -954,10 +954,6 @@ class _Check:
             said = self._moments_named(claim, clause)
             if said and not A.moments(fact.key) & said:
                 return False  # "ETA 06:52" of a route whose DEPART is 06:15: another moment
-            if not said:
-                given = self.index.facts(position).of(entity_key(entity), claim.kind)
-                if len({f.value for f in given}) > 1:
-                    return False  # created 07:22, review 11:30: which moment is not said
         return fact.key is not None
 
     def _moments_named(self, claim: Atom, clause: tuple[int, int]) -> set[str]:

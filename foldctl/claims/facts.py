@@ -474,6 +474,12 @@ def _row_facts(line: str, table: _Table, facts: MessageFacts) -> bool:
             entity_column = next(
                 (i for i, text in sorted(by_column.items()) if _entities_in(text)), entity_column
             )
+    elif entity_column > min(by_column):
+        # an id in the first column keys the row; a later column named as one is a
+        # reference ("LOT  ORDER  VERDICT": DL-2219's verdict, not its order's)
+        first = by_column[min(by_column)]
+        if _entities_in(first) and not _is_moment(A.extract_atoms(first[:80])):
+            entity_column = min(by_column)
     key_cell = by_column.get(entity_column) or cells[0][1]
     found = _entities_in(key_cell)
     target = [entity_key(found[0])] if found else [label_key(key_cell)]

@@ -1611,16 +1611,14 @@ def test_a_time_of_another_moment_is_no_contradiction() -> None:
     assert kinds(check_summary("RT-S02 departs at 06:40.", index)) == [(CONTRADICTED, "06:40")]
 
 
-def test_a_time_of_a_thing_with_several_times_is_no_contradiction() -> None:
-    # a hold created at 07:22 and reviewed at 11:30: which moment "14:30" would be is not said
+def test_a_rows_first_id_keys_it_not_a_later_column_named_as_one() -> None:
+    # the dye lot's verdict is the lot's; the order it was dyed for is a reference
     index = evidence(
-        '{"hold_id": "WH-3307", "status": "ACTIVE", "created_at": "2026-12-03T07:22:41Z",'
-        ' "review_at": "2026-12-03T11:30:00Z"}',
-        "SAILING  DEPART  STATUS\nSK-0915  14:30   retimed",
+        "ORDER    CUSTOMER   STATUS\nSO-7713  Ostfalia   confirmed",
+        "LOT      ORDER    DELTA_E  VERDICT\nDL-2219  SO-7713  1.84     FAIL",
     )
-    assert [f.kind for f in check_summary("Hold WH-3307 was set at 14:30.", index)] == [UNVERIFIED]
-    # a thing with one time is still held to it
-    assert kinds(check_summary("SK-0915 departs at 15:30.", index)) == [(CONTRADICTED, "15:30")]
+    assert kinds(check_summary("SO-7713 is confirmed.", index)) == []
+    assert kinds(check_summary("DL-2219 passed.", index)) == [(CONTRADICTED, "succeeded")]
 
 
 def test_an_objects_status_is_its_own_not_its_references() -> None:
