@@ -412,6 +412,8 @@ _RANGE_DECIMALS: Final = r"(?:\.\d{1,3}|,\d{1,2}(?!\d))?"
 #: A decimal comma with one or two places (``0,64``, ``2,5``), not in a list of numbers
 #: (``12,45,7``): a number whole, where the digits after the comma alone would be read.
 _NUM_DECIMAL_COMMA: Final = r"(?<!\d,)\d{1,4},\d{1,2}(?![\d,])"
+#: An amount with a decimal comma and no thousands (``9,10``), beside a currency code.
+_MONEY_COMMA: Final = r"\d{1,3},\d\d(?![\d,])"
 _MONTH: Final = trie_pattern(alt for name in MONTHS for alt in (name.capitalize(), name.upper()))
 _CODES: Final = "|".join(CURRENCY_CODES)
 _WORDNUM: Final = trie_pattern(NUMBER_WORDS)
@@ -587,13 +589,13 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     (
         "B_code",
         # "EUR 9,10": a decimal comma after the code too, as after a symbol
-        rf"\b(?P<code1>{_CODES}) ?(?P<ca>\d{{1,3}},\d\d(?![\d,])|{_NUM})"
+        rf"\b(?P<code1>{_CODES}) ?(?P<ca>{_MONEY_COMMA}|{_NUM})"
         r"(?P<csuf> ?(?:k|m|bn|million|billion)\b)?",
         "U",
     ),
     (
         "B_amount",
-        rf"(?<![\w.,])(?P<ac>\d{{1,3}},\d\d(?![\d,])|{_NUM})[ \u202f\u00a0]?"
+        rf"(?<![\w.,])(?P<ac>{_MONEY_COMMA}|{_NUM})[ \u202f\u00a0]?"
         rf"(?P<code2>{_CODES}|dollars?|euros?|pounds?)\b",  # 8,75 USD too
         "D",
     ),
@@ -1533,7 +1535,6 @@ def _status(m: re.Match[str]) -> Atom | None:
 # --------------------------------------------------------------------------- lookup keys
 
 
-@lru_cache(maxsize=8192)
 def _amount_spellings(amount: Decimal) -> tuple[str, ...]:
     """The number tokens of an amount, a decimal comma's whole part too ("12,5 kWh": the
     comma splits the token)."""
@@ -1542,6 +1543,7 @@ def _amount_spellings(amount: Decimal) -> tuple[str, ...]:
     return number_spellings(amount)
 
 
+@lru_cache(maxsize=8192)
 def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     """Tokens any evidence spelling of ``atom`` must contain, as groups of alternatives.
 
