@@ -9,12 +9,13 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from foldctl.errors import FoldctlError
-from tools.fuzz import harness, mutants, mutators, outcome
+from tools.fuzz import harness, mutants, mutators, outcome, pace
 from tools.fuzz import targets as adapter
 from tools.fuzz.outcome import TargetResult
 
@@ -473,3 +474,49 @@ def test_the_cli_targets_take_a_partial_sessions_note(tmp_path: Path) -> None:
         assert "is partial: line 6 is not JSON" in result.text_outputs[1]
     harness_result = adapter.run_cli(["show", str(tmp_path / "missing.jsonl")])
     assert harness_result.cli_problem is None and not harness_result.error_messages
+
+
+@pytest.fixture
+def slowdown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], None]]:
+    """Force :func:`pace.slowdown` to a value (measured again after the test)."""
+
+    def force(value: str) -> None:
+        monkeypatch.setenv(pace.ENV, value)
+        pace.slowdown.cache_clear()
+
+    yield force
+    monkeypatch.delenv(pace.ENV, raising=False)
+    pace.slowdown.cache_clear()
+
+
+def test_a_slower_machine_gets_longer_time_limits(
+    corpus: list[mutators.Seed], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    slowdown: Callable[[str], None],
+) -> None:  # fmt: skip
+    """A CI runner twice as slow met the limits set on a faster machine: each limit is
+    multiplied by how much slower this machine runs a fixed piece of work."""
+    config = harness.Config(timeout=2.0, timeout_per_mb=1.0)
+    slowdown("1")
+    assert config.target_timeout(1 << 20, runs=2) == pytest.approx(6.0)
+    slowdown("0.5")  # a faster machine keeps the limits as written
+    assert config.target_timeout(1 << 20, runs=2) == pytest.approx(6.0)
+    slowdown("3")
+    assert config.target_timeout(1 << 20, runs=2) == pytest.approx(18.0)
+    both = frozenset({"file", "store"})
+    fake = (adapter.Target("resolve", _fine, both, needs_graph=False),
+            adapter.Target("spins", _spins, both, needs_graph=False))  # fmt: skip
+    monkeypatch.setattr(adapter, "TARGETS", fake)
+    monkeypatch.setattr(adapter, "TARGET_NAMES", tuple(t.name for t in fake))
+    run = harness.Config(
+        seed=3, count=1, timeout=0.2, timeout_per_mb=0, out_dir=None, progress=False,
+        cli_every=0, max_seed_bytes=200_000, quick=True, scale_every=0, jobs=1,
+    )  # fmt: skip
+    summary = harness.Harness(run, corpus).run()
+    hang = next(sig.message for sig in summary.signatures.values() if sig.cls == "hang")
+    assert "(0.6 s of CPU allowed)" in hang, hang
+    assert "(x3.00 for this machine's pace)" in harness.report_lines(summary)[0]
+
+
+def test_the_pace_of_this_machine_is_measured() -> None:
+    assert pace.measure() > 0
+    assert pace.slowdown() >= 1.0

@@ -44,7 +44,7 @@ from typing import Any, Final, TextIO
 
 import xxhash
 
-from tools.fuzz import mutants, mutators, outcome
+from tools.fuzz import mutants, mutators, outcome, pace
 from tools.fuzz import targets as adapter
 from tools.fuzz.outcome import TargetResult
 
@@ -156,9 +156,11 @@ class Config:
 
     def target_timeout(self, size: int, *, cli: bool = False, runs: int = 1) -> float:
         """Seconds one target may take on an input of ``size`` bytes: the allowance once per
-        command it runs (``runs``; each reads the input again)."""
+        command it runs (``runs``; each reads the input again), times this machine's
+        :func:`~tools.fuzz.pace.slowdown`."""
         allowed = (self.timeout + self.timeout_per_mb * size / (1 << 20)) * runs
-        return allowed + self.cli_timeout + _CLI_GRACE if cli else allowed
+        allowed = allowed + self.cli_timeout + _CLI_GRACE if cli else allowed
+        return allowed * pace.slowdown()
 
 
 def sample_config(out_dir: Path | None = None) -> Config:
@@ -586,6 +588,7 @@ class RunSummary:
     scaled_runs: Counter[str] = field(default_factory=Counter)
     scaled_cases: set[int] = field(default_factory=set)
     worst_ratio: tuple[float, str, int] = (0.0, "", -1)
+    slowdown: float = 1.0  # the time limits were multiplied by this (tools.fuzz.pace)
 
     def failures(self, cls: str) -> int:
         return self.by_class[cls]
@@ -630,7 +633,7 @@ class Harness:
         if unknown:
             raise ValueError(f"unknown target(s): {', '.join(unknown)}")
         self.selected = tuple(i for i, t in enumerate(adapter.TARGETS) if t.name in names)
-        self.summary = RunSummary(config)
+        self.summary = RunSummary(config, slowdown=pace.slowdown())  # measured before any worker
         self._scratch = Path(tempfile.mkdtemp(prefix="foldctl-fuzz-"))
         self._context = multiprocessing.get_context("fork")
         adapter.preload()  # forked workers start with every module foldctl runs
@@ -985,8 +988,9 @@ def report_lines(summary: RunSummary) -> list[str]:
     last = config.start + config.count - 1
     lines = [
         f"foldctl fuzz: seed {config.seed}, cases {config.start}..{last}, {config.jobs} worker(s), "
-        f"{config.timeout:g} s + {config.timeout_per_mb:g} s/MB per target, "
-        f"{'quick' if config.quick else 'full'} limits",
+        f"{config.timeout:g} s + {config.timeout_per_mb:g} s/MB per target"
+        + (f" (x{summary.slowdown:.2f} for this machine's pace)" if summary.slowdown > 1 else "")
+        + f", {'quick' if config.quick else 'full'} limits",
         f"{summary.cases} mutants, {sum(summary.by_class.values())} target runs in "
         f"{summary.elapsed:.1f} s ({summary.cases / max(summary.elapsed, 1e-9):.1f} mutants/s)"
         + (" (interrupted)" if summary.interrupted else ""),
@@ -1160,7 +1164,7 @@ class ReplayJob:
 
     path: Path
     target: str
-    timeout: float
+    timeout: float  # CPU seconds, times this machine's pace.slowdown()
     original: str | None = None
     session: str | None = None
 
@@ -1171,8 +1175,10 @@ def run_many(
     """:func:`replay` each job in a forked child with its time limit, ``processes`` at a time.
 
     Results come back in the order of ``jobs``; a child still running at its
-    limit is killed (``hang``), one that dies without a result is a ``crash``.
+    limit (times :func:`~tools.fuzz.pace.slowdown`) is killed (``hang``), one that dies
+    without a result is a ``crash``.
     """
+    slowdown = pace.slowdown()  # measured before the first child starts
     context = multiprocessing.get_context("fork")
     results: list[Outcome | None] = [None] * len(jobs)
     running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, Budget]] = {}
@@ -1207,7 +1213,7 @@ def run_many(
             )
             process.start()
             child.close()
-            running[n] = (process, parent, Budget.start(process.pid, job.timeout))
+            running[n] = (process, parent, Budget.start(process.pid, job.timeout * slowdown))
         soonest = min(budget.next_check() for _, _, budget in running.values())
         ready = multiprocessing.connection.wait(
             [conn for _, conn, _ in running.values()], timeout=max(0.0, soonest - time.monotonic())
