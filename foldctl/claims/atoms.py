@@ -628,8 +628,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_tc", r"(?<![\w.-])(?P<tc>[A-Za-z_][\w.-]*) ?× ?(?P<tcn>\d+)", "UL"),
     (
         "B_id",
-        r"(?<![\w/.-])(?=[A-Z][A-Z0-9_-]*\d)(?:[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+|[A-Z]+\d[A-Z0-9]*)"
-        r"(?![\w-])",
+        r"(?<![\w/.-])(?=[A-Z][A-Z0-9_-]*\d)(?:[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+"
+        r"(?:\.\d{1,3}(?!\.\d))?|[A-Z]+\d[A-Z0-9]*)(?![\w-])",  # a lot's split: K3-24817.1
         "U",
     ),
     ("B_lid", r"(?<![\w/.-])[a-z]{2,6}_(?=[A-Za-z]*\d)[A-Za-z0-9]{6,}(?![\w-])", "L"),
@@ -1401,14 +1401,16 @@ ENTITY_NOUNS: Final = frozenset(
 
 
 def _identifier(text: str, start: int, end: int) -> Atom | None:
-    """Upper-case identifiers: two digits (``KB-212``), or one in a long code (``K7QZ2D``)."""
-    digits = sum(c.isdigit() for c in text)
+    """Upper-case identifiers: two digits (``KB-212``), or one in a long code (``K7QZ2D``);
+    a lot's split (``K3-24817.1``) when what comes before it is one (not ``BER-3.14``)."""
+    base = text.rpartition(".")[0] or text
+    digits = sum(c.isdigit() for c in base)
     prefix = _UPPER_PREFIX.match(text)
     if prefix is not None and prefix.group() in ID_STOPLIST:
         return None
     if _LEVEL_RANGE.fullmatch(text):
         return None  # P1-P4, SEV1-SEV3: a range of levels, not a record
-    if digits < 2 and not (digits == 1 and len(text) >= 6 and len(text) - digits >= 3):
+    if digits < 2 and not (digits == 1 and len(base) >= 6 and len(base) - digits >= 3):
         return None
     if prefix is not None and len(prefix.group()) == 1 and "-" not in text and len(text) < 5:
         return None  # P95, H100: a measure or a model, not a record
@@ -1558,6 +1560,9 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     kind, value = atom.kind, atom.value
     if kind == ID:
         run = _longest_run(atom.text)
+        head, dot, split = atom.text.rpartition(".")
+        if dot and split.isdigit() and head.endswith(run):
+            run = f"{run}.{split}"  # K3-24817.1: the dot joins the lot's split to its token
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):
         amount = parse_money(value)[1]
@@ -2176,6 +2181,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("host web-03", ((ID, "WEB03"),)),
     ("UTF-8 and SHA-256 are not identifiers", ()),
     ("PNR K7QZ2D", ((ID, "K7QZ2D"),)),
+    ("lot K3-24817.1", ((ID, "K3248171"),)),  # a lot's split: one id, its dot and all
+    ("PM2.5 and room BER-3.14 are not lots", ()),  # no id before the dot
     ("p95 and P95 are not", ()),
     ("commit 9fceb02 on main", ((HASH, "9fceb02"),)),
     (

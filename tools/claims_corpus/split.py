@@ -35,7 +35,7 @@ from tools.claims_heldout import (
 #: Each batch of written families, split when it was added (before any rule changed for
 #: it) by name in alphabetical order, taking every other one: A, A2 to A26 are read, B2
 #: to B26 are not; B was blind through round 21 and is read from round 22
-#: (docs/claims.md, "Rounds 22 onward").
+#: (docs/claims.md, "Rounds 22 onward"), B25 from round 55 (its lot ids).
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
     "B (study from round 22)": (
@@ -93,7 +93,12 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A24 (study)": ("conferenceops", "elearningplatform", "kubernetesupgrade", "watertreatment"),
     "B24 (blind)": ("cryptocustody", "homeinsurance", "mobilerelease", "wineexport"),
     "A25 (study)": ("buildingpermits", "ferryline", "opticalretail", "textilemill"),
-    "B25 (blind)": ("carbonregistry", "loyaltyprogram", "semiconductorfab", "zoooperations"),
+    "B25 (study from round 55)": (
+        "carbonregistry",
+        "loyaltyprogram",
+        "semiconductorfab",
+        "zoooperations",
+    ),
     "A26 (study)": ("campgrounds", "dairyprocessing", "launchrange", "papermill"),
     "B26 (blind)": ("cinemachain", "fertilityclinic", "musicroyalties", "tutoringmarket"),
 }
