@@ -164,6 +164,22 @@ _ROUNDED_SUFFIX: Final = lazy(r"\d\s?(?:k|K|m|M|bn|thousand|million|billion)$")
 _PHRASE_BREAKS: Final = frozenset(
     ["as", "is", "was", "are", "were", "and", "or", "named", "called", "id"]
 )
+#: Where a phrase ends, looking back from an entity: a comma ("T-22 waiting on customer,
+#: T-25 cancelled"), a semicolon, a colon, or the end of a sentence ("... declined for
+#: insufficient funds. PAY-8477 is scheduled").
+_PHRASE_END: Final = lazy(r"[,;]|[.:!?](?=\s)")
+#: A word of a phrase: a hyphenated compound is one ("the start-of-care visit"), and so
+#: is a number with what is written to it.
+_PHRASE_WORD: Final = lazy(r"[A-Za-z]+(?:-[A-Za-z]+)*|\d\S*")
+#: Nouns of a deed done to a thing (a noun made of a verb without a suffix): the thing
+#: after their preposition is what the clause is about ("the restore of bkp-...").
+_DEED_NOUNS: Final = frozenset(
+    _words(
+        "restore backup refund release transfer return deploy rollout upgrade update "
+        "import export sync rebuild rerun retry reboot restart renewal approval dispatch"
+    )
+)
+_DEED_SUFFIXES: Final = ("ing", "tion", "sion", "ment")
 #: Words before a status that claim it holds now: an earlier stage is then no excuse.
 _PRESENT: Final = frozenset(
     ["is", "are", "remains", "remain", "still", "currently", "now", "stays", "keeps"]
@@ -221,6 +237,15 @@ def _clauses(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
             begin = match.end()
         clauses.append((begin, end))
     return clauses
+
+
+def _phrase_words(summary: str, end: int) -> list[str]:
+    """The words of the phrase that ends at ``end`` (at most 40 characters back)."""
+    before = summary[max(0, end - 40) : end]
+    cut = 0
+    for hit in _PHRASE_END.finditer(before):
+        cut = hit.end()
+    return _PHRASE_WORD.findall(before, cut)
 
 
 def _containing(
@@ -784,10 +809,29 @@ class _Check:
                 or self._bracketed_after(before[index], before[index + 1])
             ):
                 index += 1
+            if governed.get(before[index].start, False) and not self._topic(before[index]):
+                return []  # "the slot on B-14 was refused": the slot's, a thing not named
             chosen.append(before[index])
         if after and not governed.get(after[0].start, False):
             chosen.append(after[0])
         return chosen
+
+    def _topic(self, entity: Atom) -> bool:
+        """Whether an entity after a preposition is still what its clause is about: the
+        preposition opens the sentence ("For NLM-0421-PCT we paid ...", "After the
+        correction NWL-2026-0412 sits ..."), or follows a deed done to the entity, a noun
+        made of a verb ("the restore of bkp-20260515-0200 completed", "booking on LX1247
+        was cancelled", "the cancellation of SO-1")."""
+        words = _phrase_words(self.summary, entity.start)
+        for back, word in enumerate(reversed(words[-3:])):
+            if word.lower() not in _PREPOSITIONS:
+                continue
+            at = len(words) - 1 - back
+            if at == 0:
+                return True
+            head = words[at - 1].lower()
+            return head in _DEED_NOUNS or (len(head) > 5 and head.endswith(_DEED_SUFFIXES))
+        return False
 
     def _a_code(self, entity: Atom) -> bool:
         """Whether an id is a code the summary gives as a reason or an error ("reason
@@ -802,10 +846,7 @@ class _Check:
 
     def _after_preposition(self, entity: Atom) -> bool:
         """Whether a preposition introduces ``entity`` ("for CH-2", "for the capture CH-2")."""
-        before = self.summary[max(0, entity.start - 40) : entity.start]
-        # a comma ends the phrase: "T-22 waiting on customer, T-25 cancelled"
-        before = before[before.rfind(",") + 1 :]
-        words = re.findall(r"[A-Za-z]+|\d\S*", before)[-4:]
+        words = _phrase_words(self.summary, entity.start)[-4:]
         for back, word in enumerate(reversed(words)):
             if back == 0 and word.isalpha() and word.isupper() and len(word) <= 4:
                 continue  # the entity's own noun: "on PR #412", "for PO 3226"

@@ -183,6 +183,15 @@ FAITHFUL = [
             "\nowner: ops-lead@example.com",
         ],
     ),
+    (
+        "Lot K3-24817.1 (25 wafers) is released from its recipe hold; K3-24871.1 still waits.",
+        [
+            "LOT         STEP          WAFERS  STATE  HOLD\n"
+            "K3-24817.1  ETCH-M1-210   25      HOLD   RCP-HOLD\n"
+            "K3-24871.1  ETCH-M1-210   24      WAIT   -",
+            '{"lot": "K3-24817.1", "hold_id": "H-330917", "hold_state": "RELEASED"}',
+        ],
+    ),
 ]
 
 
@@ -219,13 +228,14 @@ def test_unsupported_names_the_atom_and_what_was_searched() -> None:
         ("commit 9fceb03 was deployed", (UNSUPPORTED, "9fceb03")),
         ("logs in /var/log/api.log", (UNSUPPORTED, "/var/log/api.log")),
         ("version v2.14.1 shipped", (UNSUPPORTED, "2.14.1")),
+        ("lot K3-24817.2 was split off", (UNSUPPORTED, "K3248172")),  # the lot is .1
     ],
 )
 def test_unsupported_atoms(summary: str, finding: tuple[str, str]) -> None:
     index = evidence(
         "charged $480.00 on 2026-03-14 to dana@example.com; 12 seats",
         "see https://status.example.com/incidents/77 and commit 9fceb02 in /var/log/app.log",
-        "version v2.14.0",
+        "version v2.14.0; lot K3-24817.1",
     )
     assert kinds(check_summary(summary, index)) == [finding]
 
@@ -611,6 +621,41 @@ def test_entities_after_one_preposition_are_not_the_subject() -> None:
     )
     (finding,) = check_summary("Case IC-2026-0042 for s-101 and s-102 was resolved.", index)
     assert (finding.kind, finding.entity) == (CONTRADICTED, "IC-2026-0042")
+
+
+def test_a_status_of_a_thing_named_only_after_a_preposition_is_not_that_things() -> None:
+    """ "The 06:00 slot on B-14 was refused": the slot's, which the summary does not name,
+    not loom B-14's state."""
+    index = evidence("LOOM  STATE\nB-14  running\nB-15  idle")
+    told = "Marlow's 06:00 slot on B-14 was refused."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert kinds(check_summary("B-14 was refused.", index)) == [(CONTRADICTED, "rejected")]
+
+
+@pytest.mark.parametrize(
+    ("told", "entity"),
+    [
+        ("The restore of bkp-20260515-0200 completed.", "bkp-20260515-0200"),  # a deed done to it
+        ("Booking on LX1247 was cancelled.", "LX1247"),
+        ("For RF-9120 we refunded $450.00.", "RF-9120"),  # the phrase opens the sentence
+        # a phrase ends with its sentence: PAY-8477 is not "for insufficient funds"
+        ("The card was declined for insufficient funds. PAY-8477 was cancelled.", "PAY-8477"),
+        # a hyphenated word is one: "of" inside "start-of-care" governs nothing
+        ("The start-of-care visit V-2026-48821 was cancelled.", "V-2026-48821"),
+    ],
+)
+def test_a_thing_after_a_preposition_is_the_subject_where_it_is_the_topic(
+    told: str, entity: str
+) -> None:
+    index = evidence(
+        '{"backup_id": "bkp-20260515-0200", "status": "failed", "error": "checksum mismatch"}',
+        '{"pnr": "K7QZ2D", "flight": "LX1247", "status": "confirmed"}',
+        "refund RF-9120\nstatus: pending_approval\namount: 480.00 USD",
+        '{"payment": "PAY-8477", "status": "scheduled"}',
+        '{"visit": "V-2026-48821", "status": "completed"}',
+    )
+    found = [(f.kind, f.entity) for f in check_summary(told, index)]
+    assert (CONTRADICTED, entity) in found, found
 
 
 # --------------------------------------------------------------------------- rounds 17 on
