@@ -633,7 +633,7 @@ class Harness:
         if unknown:
             raise ValueError(f"unknown target(s): {', '.join(unknown)}")
         self.selected = tuple(i for i, t in enumerate(adapter.TARGETS) if t.name in names)
-        self.summary = RunSummary(config, slowdown=pace.slowdown())  # measured before any worker
+        self.summary = RunSummary(config, slowdown=pace.remeasure())  # before any worker
         self._scratch = Path(tempfile.mkdtemp(prefix="foldctl-fuzz-"))
         self._context = multiprocessing.get_context("fork")
         adapter.preload()  # forked workers start with every module foldctl runs
@@ -1178,7 +1178,7 @@ def run_many(
     limit (times :func:`~tools.fuzz.pace.slowdown`) is killed (``hang``), one that dies
     without a result is a ``crash``.
     """
-    slowdown = pace.slowdown()  # measured before the first child starts
+    slowdown = pace.remeasure()  # before the first child starts
     context = multiprocessing.get_context("fork")
     results: list[Outcome | None] = [None] * len(jobs)
     running: dict[int, tuple[multiprocessing.process.BaseProcess, Any, Budget]] = {}

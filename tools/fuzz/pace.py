@@ -61,8 +61,16 @@ def measure() -> float:
 @functools.cache
 def slowdown() -> float:
     """How many times slower than the reference machine this one runs :func:`_work`
-    (measured once per process; :data:`ENV` overrides it), never below 1."""
+    (measured once, until :func:`remeasure`; :data:`ENV` overrides it), never below 1."""
     forced = os.environ.get(ENV)
     if forced:
         return max(1.0, float(forced))
     return max(1.0, measure() / REFERENCE_SECONDS)
+
+
+def remeasure() -> float:
+    """:func:`slowdown` measured again: each run of the fuzzer and each batch of replays
+    starts with it, since the pace of a shared machine changes from one minute to the next
+    (the runs' targets then read the value kept)."""
+    slowdown.cache_clear()
+    return slowdown()
