@@ -1400,10 +1400,17 @@ ENTITY_NOUNS: Final = frozenset(
 )
 
 
+def _lot_split(text: str) -> tuple[str, str]:
+    """An identifier and its lot's split: ``("K3-24817", "1")`` for ``K3-24817.1``;
+    ``(text, "")`` when there is none."""
+    head, dot, split = text.rpartition(".")
+    return (head, split) if dot and split.isdigit() else (text, "")
+
+
 def _identifier(text: str, start: int, end: int) -> Atom | None:
     """Upper-case identifiers: two digits (``KB-212``), or one in a long code (``K7QZ2D``);
     a lot's split (``K3-24817.1``) when what comes before it is one (not ``BER-3.14``)."""
-    base = text.rpartition(".")[0] or text
+    base = _lot_split(text)[0]
     digits = sum(c.isdigit() for c in base)
     prefix = _UPPER_PREFIX.match(text)
     if prefix is not None and prefix.group() in ID_STOPLIST:
@@ -1560,8 +1567,8 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     kind, value = atom.kind, atom.value
     if kind == ID:
         run = _longest_run(atom.text)
-        head, dot, split = atom.text.rpartition(".")
-        if dot and split.isdigit() and head.endswith(run):
+        head, split = _lot_split(atom.text)
+        if split and head.endswith(run):
             run = f"{run}.{split}"  # K3-24817.1: the dot joins the lot's split to its token
         return ((run, run + "."),) if len(run) >= 3 else ()
     if kind in (MONEY, NUMBER, PERCENT):

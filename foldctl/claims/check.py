@@ -248,6 +248,18 @@ def _phrase_words(summary: str, end: int) -> list[str]:
     return _PHRASE_WORD.findall(before, cut)
 
 
+def _topic(words: Sequence[str], at: int) -> bool:
+    """Whether the entity after the preposition ``words[at]`` is still what its clause is
+    about: the preposition opens the sentence ("For NLM-0421-PCT we paid ...", "After the
+    correction NWL-2026-0412 sits ..."), or follows a deed done to the entity, a noun made
+    of a verb ("the restore of bkp-20260515-0200 completed", "booking on LX1247 was
+    cancelled", "the cancellation of SO-1")."""
+    if at == 0:
+        return True
+    head = words[at - 1].lower()
+    return head in _DEED_NOUNS or (len(head) > 5 and head.endswith(_DEED_SUFFIXES))
+
+
 def _containing(
     spans: Sequence[tuple[int, int]], starts: Sequence[int], at: int, default: tuple[int, int]
 ) -> tuple[int, int]:
@@ -792,46 +804,32 @@ class _Check:
         entities = [e for e in entities if not self._a_code(e)]
         before = [e for e in entities if e.end <= claim.start][::-1]
         after = [e for e in entities if e.start >= claim.end]
-        governed: dict[int, bool] = {}
-        for n, entity in enumerate(entities):  # "for s-1 and s-2": the preposition governs both
+        # the preposition that governs each entity, as (its phrase's words, its place);
+        # "for s-1 and s-2": the preposition governs both
+        governed: dict[int, tuple[list[str], int] | None] = {}
+        for n, entity in enumerate(entities):
             joined = n > 0 and _COORDINATED.fullmatch(
                 self.summary, entities[n - 1].end, entity.start
             )
-            governed[entity.start] = self._after_preposition(entity) or bool(
-                joined and governed.get(entities[n - 1].start)
+            governed[entity.start] = self._preposition(entity) or (
+                governed.get(entities[n - 1].start) if joined else None
             )
         chosen: list[Atom] = []
         if before:
             index = 0
             while index + 1 < len(before) and (
-                governed.get(before[index].start, False)
+                governed.get(before[index].start)
                 or before[index].kind in (A.VERSION, A.HASH)
                 or self._bracketed_after(before[index], before[index + 1])
             ):
                 index += 1
-            if governed.get(before[index].start, False) and not self._topic(before[index]):
+            preposition = governed.get(before[index].start)
+            if preposition is not None and not _topic(*preposition):
                 return []  # "the slot on B-14 was refused": the slot's, a thing not named
             chosen.append(before[index])
-        if after and not governed.get(after[0].start, False):
+        if after and not governed.get(after[0].start):
             chosen.append(after[0])
         return chosen
-
-    def _topic(self, entity: Atom) -> bool:
-        """Whether an entity after a preposition is still what its clause is about: the
-        preposition opens the sentence ("For NLM-0421-PCT we paid ...", "After the
-        correction NWL-2026-0412 sits ..."), or follows a deed done to the entity, a noun
-        made of a verb ("the restore of bkp-20260515-0200 completed", "booking on LX1247
-        was cancelled", "the cancellation of SO-1")."""
-        words = _phrase_words(self.summary, entity.start)
-        for back, word in enumerate(reversed(words[-3:])):
-            if word.lower() not in _PREPOSITIONS:
-                continue
-            at = len(words) - 1 - back
-            if at == 0:
-                return True
-            head = words[at - 1].lower()
-            return head in _DEED_NOUNS or (len(head) > 5 and head.endswith(_DEED_SUFFIXES))
-        return False
 
     def _a_code(self, entity: Atom) -> bool:
         """Whether an id is a code the summary gives as a reason or an error ("reason
@@ -844,21 +842,22 @@ class _Check:
         ("sensor SM-4472 (F-07, 60 cm) is offline" is about the sensor, not the field)."""
         return _BRACKET_OPEN.fullmatch(self.summary, previous.end, entity.start) is not None
 
-    def _after_preposition(self, entity: Atom) -> bool:
-        """Whether a preposition introduces ``entity`` ("for CH-2", "for the capture CH-2")."""
-        words = _phrase_words(self.summary, entity.start)[-4:]
-        for back, word in enumerate(reversed(words)):
+    def _preposition(self, entity: Atom) -> tuple[list[str], int] | None:
+        """The preposition that introduces ``entity`` ("for CH-2", "for the capture CH-2"),
+        as the words of its phrase and the preposition's place among them; else None."""
+        words = _phrase_words(self.summary, entity.start)
+        for back, word in enumerate(reversed(words[-4:])):
             if back == 0 and word.isalpha() and word.isupper() and len(word) <= 4:
                 continue  # the entity's own noun: "on PR #412", "for PO 3226"
             if word[0].isdigit() or any(c.isupper() for c in word[1:]):
-                return False  # another entity or number in between: not this one's phrase
+                return None  # another entity or number in between: not this one's phrase
             if word.lower() in _PHRASE_BREAKS:
-                return False  # "deployed to staging as DEP-1": DEP-1 is named, not governed
+                return None  # "deployed to staging as DEP-1": DEP-1 is named, not governed
             if word.lower() in _PREPOSITIONS:
                 # "for the capture CH-2": at most a determiner and a noun between; a verb
                 # and its subject are more ("with the weather pushes POUR-L3-02")
-                return back <= 2
-        return False
+                return (words, len(words) - 1 - back) if back <= 2 else None
+        return None
 
     def _present(self, claim: Atom) -> bool:
         """Whether a status is claimed to hold now ("is pending", "still open")."""
