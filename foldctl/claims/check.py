@@ -821,6 +821,7 @@ class _Check:
                 governed.get(before[index].start)
                 or before[index].kind in (A.VERSION, A.HASH)
                 or self._bracketed_after(before[index], before[index + 1])
+                or self._aside(before[index], claim)
             ):
                 index += 1
             preposition = governed.get(before[index].start)
@@ -841,6 +842,20 @@ class _Check:
         """Whether ``entity`` opens a bracket right after ``previous``: an attribute of it
         ("sensor SM-4472 (F-07, 60 cm) is offline" is about the sensor, not the field)."""
         return _BRACKET_OPEN.fullmatch(self.summary, previous.end, entity.start) is not None
+
+    def _aside(self, entity: Atom, claim: Atom) -> bool:
+        """Whether ``entity`` is in brackets after a state, closed before ``claim``: what
+        the state is about, not the clause's subject ("SK-0915 is held (WH-3307) and
+        retimed to 14:30"; not "sessions-redis (bk-90d4c7e3) failed": the name's id)."""
+        opened = self.summary.rfind("(", max(0, entity.start - 60), entity.start)
+        if opened < 0 or ")" in self.summary[opened : entity.start]:
+            return False
+        if ")" not in self.summary[entity.end : claim.start]:
+            return False
+        words = _phrase_words(self.summary, opened)
+        return bool(words) and (
+            words[-1].lower().endswith("ed") or V.status_family(words[-1]) is not None
+        )
 
     def _preposition(self, entity: Atom) -> tuple[list[str], int] | None:
         """The preposition that introduces ``entity`` ("for CH-2", "for the capture CH-2"),
@@ -1758,13 +1773,21 @@ class _Check:
         )
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
+        # the things the error's own lines name: its ids, and short names of letters and
+        # digits too short to be ids ("ERROR GS-2 antenna ...", "QC05 spreader ...")
+        things = set().union(
+            *(self.index.error_line_entities(p) for p in positions[:_ERROR_LINES_READ])
+        )
+        things |= {label_key(t) for line in lines for t in _SHORT_NAME.findall(line.lower())}
+        anchors = anchors | things
         tool_name = tool.lower()
         objects = {w for w in tool_words(tool)[1:] if w not in GENERIC_TOOL_WORDS and len(w) >= 3}
         # the program that reported it names the operation ("nginx: [emerg] ..." of run_shell)
         objects |= {p for p in map(F.program_of, lines) if p is not None}
-        # and so does the program its command ran ("restic" of "timeout 300 restic check")
+        # and so do the program its command ran and its subcommand ("restic" of "timeout
+        # 300 restic check", "sync" of "vetlink sync --lab idexx"), unless a word of any tool
         for position in positions[:_ERROR_LINES_READ]:
-            objects |= command_programs(self.index.call_arguments(position))
+            objects |= command_programs(self.index.call_arguments(position)) - GENERIC_TOOL_WORDS
         found: set[int] = set()
         by_class: set[int] = set()
         for n, mention in enumerate(mentions):
@@ -1780,6 +1803,7 @@ class _Check:
                 objects,
                 pairs,
                 measures,
+                things,
                 single=single,
                 unique=unique,
             )
@@ -1787,10 +1811,14 @@ class _Check:
                 by_class.add(n)
             elif tie:
                 found.add(n)
-        if found:
+        if found and any(mentions[n].classes - {"weak"} for n in found):
             # told by its own marks: a clause that only shares its kind of trouble may
             # tell another error ("the code was rejected" beside "the card was declined")
             return found, set()
+        if found:
+            # told by what it is about alone ("LO-58213 placed with Visionlab"): the clause
+            # of its kind of trouble tells how it went ("the first request timed out")
+            return found | by_class, set()
         if by_class:
             return set(), by_class
         if not anchors and not operation_words(tool):
@@ -1810,6 +1838,7 @@ class _Check:
         objects: set[str],
         pairs: frozenset[str],
         measures: set[str],
+        things: set[str],
         *,
         single: bool,
         unique: bool,
@@ -1835,10 +1864,18 @@ class _Check:
             # its thing and the state it names ("WR-1 returned" of "error": "RETURNED"; not
             # "R-1 uploaded" of a failed upload, nor "all chunks verified" of a bad chunk)
             return True
-        if not mention.classes:
-            return False
         shared = distinct & mention.stems
-        if len(shared) >= 2 or any(len(w) >= 7 for w in shared):
+        if not mention.classes:
+            # no word of trouble: what the error's line says of a thing it names ("PM2-1409
+            # was lost to web break BRK-2291"), unless the clause tells it done, another
+            # story ("LS-0088 completed, 14 records acknowledged" of a sync that timed out
+            # with 0 of 14 acknowledged)
+            return bool(
+                mention.entities & things
+                and (pairs & mention.pairs or measures & mention.measures or _long(shared))
+                and not _says_done(mention)
+            )
+        if len(shared) >= 2 or _long(shared):
             return True  # "checksum mismatch", "a nil pointer panic", "beyond the UCL"
         if pairs & mention.pairs:
             return True  # two words of the error line in a row: "sorter S3 (ERROR)"
@@ -1922,6 +1959,9 @@ _TOLD_DONE: Final = lazy(
     + r"|went\s+(?:out|through)|in\s+place|live)\b",
     re.IGNORECASE,
 )
+#: A short name of letters and digits in an error line, too short to be an id ("GS-2",
+#: "QC05"): a clause names the same thing by it.
+_SHORT_NAME: Final = lazy(r"(?<![\w-])[a-z]{2,4}-?\d{1,3}(?![\w-])")
 #: Words that make a clause tell of every thing an operation acted on.
 _ALL: Final = frozenset(_words("all every both each entire whole full"))
 #: The status families of a word that tells an operation done (``None``: a verb's done form
@@ -2180,6 +2220,20 @@ def _told_in_words(name: str, mention: _Mention) -> bool:
         and any(len(p) >= 4 and p not in F.COMMON_ERROR_WORDS for p in rest)
         and f" {' '.join(rest)} " in mention.phrase
     )
+
+
+def _long(words: Iterable[str]) -> bool:
+    """Whether one of an error's own words is long enough to say which error."""
+    return any(len(w) >= 7 for w in words)
+
+
+def _says_done(mention: _Mention) -> bool:
+    """Whether a clause has a word of a status family of done ("completed", "shipped")."""
+    for word in mention.words:
+        family = V.status_family(word)
+        if family is not None and V.FAMILIES[family].polarity == V.DONE:
+            return True
+    return False
 
 
 def _stem(word: str) -> str:

@@ -506,7 +506,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
     r"delivered|loaded|saved|created|applied|accepted|queued|scheduled|booked|synced|imported|"
     r"uploaded|published|logged|recorded|filed|stored|registered)",
-    "weak": r"errors?|exception|problem|issues?|warnings?",
+    "weak": r"errors?|exception|problem|issues?|warnings?|faulty",
 }
 #: Each class's words alone (a clause may hold words of several classes that overlap).
 MENTION_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
@@ -605,20 +605,33 @@ def command_program(command: str) -> str | None:
     """The program a shell command runs: its first word past the wrappers that run another
     (``timeout 300``, ``sudo``, ``env A=1``) and their options, without its directory
     (``restic`` of ``timeout 300 /usr/bin/restic -r s3:... check``)."""
-    for word in command.split()[:12]:
+    return next(iter(command_names(command)), None)
+
+
+def command_names(command: str) -> list[str]:
+    """The names a summary may call a shell command by: its program (:func:`command_program`)
+    and the subcommand right after it (``vetlink`` and ``sync`` of ``vetlink sync --lab
+    idexx``: "the sync rejected ..."); empty when the program is no name."""
+    split = command.split()[:13]
+    for at, word in enumerate(split[:12]):
         if word.startswith("-") or "=" in word or _WRAPPER_ARGUMENT.fullmatch(word):
             continue
         name = word.rsplit("/", 1)[-1].lower()
         if name in _WRAPPERS:
             continue
-        return name if _PROGRAM_NAME.fullmatch(name) else None
-    return None
+        if not _PROGRAM_NAME.fullmatch(name):
+            return []
+        after = split[at + 1] if at + 1 < len(split) else ""
+        return [name, after] if _SUBCOMMAND.fullmatch(after) else [name]
+    return []
 
 
 #: Programs that run the command after them.
 _WRAPPERS: Final = frozenset(words("sudo timeout env nice ionice nohup time exec stdbuf"))
 #: A wrapper's argument: a duration or a priority ("timeout 300", "timeout 5m").
 _WRAPPER_ARGUMENT: Final = lazy(r"\d+(?:\.\d+)?[smhd]?")
+#: A subcommand: a lower-case word (``sync``, ``apply``), not an option, a path or a value.
+_SUBCOMMAND: Final = lazy(r"[a-z]{3,20}")
 #: A program's name, as a summary writes it.
 _PROGRAM_NAME: Final = lazy(r"[a-z][a-z0-9_.+-]{1,30}")
 

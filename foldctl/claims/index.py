@@ -1038,16 +1038,17 @@ _BODY_KEYS: Final = frozenset(
 
 
 def command_programs(arguments: Iterable[Any]) -> set[str]:
-    """The programs the shell commands of tool-call arguments run (``restic`` of
-    ``{"command": "timeout 300 restic -r s3:... check"}``): the names a summary may call a
-    failed command by."""
+    """The programs the shell commands of tool-call arguments run and their subcommands
+    (``restic`` of ``{"command": "timeout 300 restic -r s3:... check"}``, ``vetlink`` and
+    ``sync`` of ``vetlink sync --lab idexx``): the names a summary may call a failed
+    command by."""
     return {
-        program
+        name
         for args in arguments
         if isinstance(args, dict)
         for key, value in args.items()
         if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
-        if (program := F.command_program(value)) is not None
+        for name in F.command_names(value)
     }
 
 

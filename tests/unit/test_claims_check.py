@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,8 @@ from foldctl.claims import (
 from foldctl.claims import failures as F
 from foldctl.claims.atoms import summary_atoms
 from tools.claims_corpus import build_corpus, case_evidence, findings_of, index_case
+from tools.claims_corpus.written import load_families
+from tools.claims_heldout import case_findings
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_checkpoints"
 
@@ -1865,3 +1868,78 @@ def test_a_value_is_found_where_the_originals_write_it_otherwise(
     index = evidence(original)
     assert kinds(check_summary(said, index)) == []
     assert kinds(check_summary(other, index)) == [(UNSUPPORTED, unsupported)]
+
+
+# --------------------------------------------------------------------------- round 56
+
+_WEB_BREAK = (
+    "2026-12-03 02:30:01 INFO  reel PM2-1409 on the winder\n"
+    "2026-12-03 02:31:52 ERROR web break BRK-2291 at dryer group 3; reel PM2-1409 cut"
+)
+
+
+def test_an_error_is_told_by_what_its_line_says_of_a_thing_it_names() -> None:
+    index = evidence(("f1:0", _WEB_BREAK, "mill_log"))
+    told = "Reel PM2-1409 was lost to web break BRK-2291 at dryer group 3."
+    assert kinds(check_summary(told, index)) == []
+    # the same thing told done, with no word of trouble: another story, the error untold
+    done = "Reel PM2-1409 completed at dryer group 3."
+    assert (DROPPED, "failed:mill_log") in kinds(check_summary(done, index))
+
+
+def test_a_short_name_of_an_error_line_names_its_thing() -> None:
+    line = "2026-12-03T17:33:47Z ERROR GS-2 antenna ACU: azimuth encoder fault, tracking lost"
+    index = evidence(("f1:0", line, "ground_station_log"))
+    assert kinds(check_summary("GS-2 logged an ERROR and handed over to GS-3.", index)) == []
+
+
+@functools.cache
+def _written(case_id: str) -> dict[str, Any]:
+    """A written story of the corpus, by its id."""
+    return next(c for f in load_families() for c in f.cases if c["id"] == case_id)
+
+
+def test_a_thing_told_by_content_leaves_the_clause_of_its_trouble_tied_to_it() -> None:
+    """ "LO-58213 placed with Visionlab" tells the timed-out order by what its error line
+    says; "the first request timed out" is about it too, so no clause of trouble is left
+    that may tell the portal's rejection in other words: that one is ``dropped``."""
+    case = _written("opticalretail-24")
+    assert [(f.kind, f.tool) for f in case_findings(case) if f.kind != UNVERIFIED] == [
+        (DROPPED, "run_shell")
+    ]
+
+
+def test_an_entity_in_brackets_after_a_state_is_not_the_subject() -> None:
+    """ "SK-0915 is held (WH-3307) and retimed to 14:30": the time is the sailing's, not
+    the hold's (whose originals give it the time it was set)."""
+    case = _written("ferryline-10")
+    assert "SK-0915 is held (WH-3307) and retimed to 14:30." in case["summary"]
+    assert [f for f in case_findings(case) if f.kind == CONTRADICTED] == []
+    # a name's id in brackets is the name's: the subject
+    index = evidence('{"backup_id": "bk-90d4c7e3", "status": "cancelled"}')
+    (finding,) = check_summary("Backup of sessions-redis (bk-90d4c7e3) failed.", index)
+    assert (finding.kind, finding.entity) == (CONTRADICTED, "bk-90d4c7e3")
+
+
+def test_a_failed_command_is_told_by_its_subcommand() -> None:
+    """ "the sync rejected one patient's result" of ``vetlink sync``, where another error
+    is told by its kind of trouble too ("the refill was denied")."""
+    log = (
+        "10:31:08 INFO  IDX-7730412 imported (PARTIAL)\n"
+        "10:31:09 ERROR IDX-7730419 HL7 ORU^R01 rejected: OBX-6 units missing\n"
+        "10:31:10 INFO  sync done: 1 imported, 1 failed"
+    )
+    index = _index_of(
+        *_call_and_result("run_shell", {"command": "vetlink sync --lab idexx"}, log),
+        *_call_and_result("refill_request", {"rx": "RFL-240981"}, "status: DENIED"),
+    )
+    told = "The refill was denied; the sync rejected one other patient's result."
+    assert kinds(check_summary(told, index)) == []
+    # a subcommand that is a word of any tool ("check", "run") names no operation: the
+    # clause is not tied to the error, which it may tell in words the rules do not know
+    index = _index_of(
+        *_call_and_result("run_shell", {"command": "vetlink run --lab idexx"}, log),
+        *_call_and_result("refill_request", {"rx": "RFL-240981"}, "status: DENIED"),
+    )
+    told = "The refill was denied; the run rejected one other patient's result."
+    assert kinds(check_summary(told, index)) == [(UNVERIFIED, "denied:run_shell")]
