@@ -1592,13 +1592,13 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             cents = decimals.group()[2:]
             tail = (cents, cents.ljust(2, "0")) if pointed else (cents,)
             return ((*spelled, *_whole_spellings(amount)), (*spelled, *tail))
-        if kind == PERCENT and 0 < amount <= 100:
+        if kind == PERCENT and amount > 0:
             # a share may be written as a fraction ("0.8705" for 87.05%), or rounded to
-            # the places written ("23,1 %" of 23.13%)
+            # the places written ("23,1 %" of 23.13%); an assay may pass 100 ("100,4 %")
             return (
                 (
                     *number_spellings(amount),
-                    *number_spellings(amount / 100),
+                    *(number_spellings(amount / 100) if amount <= 100 else ()),
                     *(f"{v}" for v in _one_place_more(amount, decimal_places(atom.text))),
                     # "94,3 %": the comma splits the token, the whole part is one; only
                     # for a share the summary writes so (the whole part alone is a token of

@@ -827,6 +827,11 @@ class _Check:
             preposition = governed.get(before[index].start)
             if preposition is not None and not _topic(*preposition):
                 return []  # "the slot on B-14 was refused": the slot's, a thing not named
+            if (
+                before[index].kind in (A.VERSION, A.HASH)
+                and ":" in self.summary[before[index].end : claim.start]
+            ):
+                return []  # "3.14.2 rollout: FRA1 and AMS1 complete": the sites', a heading's
             chosen.append(before[index])
         if after and not governed.get(after[0].start):
             chosen.append(after[0])

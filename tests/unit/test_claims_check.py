@@ -1943,3 +1943,18 @@ def test_a_failed_command_is_told_by_its_subcommand() -> None:
     )
     told = "The refill was denied; the run rejected one other patient's result."
     assert kinds(check_summary(told, index)) == [(UNVERIFIED, "denied:run_shell")]
+
+
+def test_a_share_over_a_hundred_written_with_a_comma_is_found() -> None:
+    """An assay at T0 of "100,4 %", as the stability table writes it."""
+    index = evidence("T0   2025-12-01   100,4 %   0,12 %   pass")
+    assert kinds(check_summary("Assay fell from 100,4 % at T0.", index)) == []
+    assert kinds(check_summary("Assay fell from 100,6 % at T0.", index)) == [(UNSUPPORTED, "100.6")]
+
+
+def test_a_version_before_a_colon_heads_what_follows() -> None:
+    """ "3.14.2 rollout: FRA1 and AMS1 complete": the sites' state, not the release's."""
+    index = evidence('{"version": "3.14.2", "rollout_status": "failed"}')
+    told = "3.14.2 rollout: FRA1 and AMS1 complete."
+    assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
+    assert [f.kind for f in check_summary("3.14.2 is complete.", index)] == [CONTRADICTED]
