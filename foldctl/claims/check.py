@@ -1816,11 +1816,11 @@ class _Check:
                 by_class.add(n)
             elif tie:
                 found.add(n)
-        if found and any(mentions[n].classes - {"weak"} for n in found):
-            # told by its own marks: a clause that only shares its kind of trouble may
-            # tell another error ("the code was rejected" beside "the card was declined")
-            return found, set()
         if found:
+            if any(mentions[n].classes - {"weak"} for n in found):
+                # told by its own marks: a clause that only shares its kind of trouble may
+                # tell another error ("the code was rejected" beside "the card was declined")
+                return found, set()
             # told by what it is about alone ("LO-58213 placed with Visionlab"): the clause
             # of its kind of trouble tells how it went ("the first request timed out")
             return found | by_class, set()

@@ -601,18 +601,14 @@ def _last_line(text: str) -> str:
     return lines[-1].strip()[:_LINE_MAX] if lines else ""
 
 
-def command_program(command: str) -> str | None:
-    """The program a shell command runs: its first word past the wrappers that run another
-    (``timeout 300``, ``sudo``, ``env A=1``) and their options, without its directory
-    (``restic`` of ``timeout 300 /usr/bin/restic -r s3:... check``)."""
-    return next(iter(command_names(command)), None)
-
-
 def command_names(command: str) -> list[str]:
-    """The names a summary may call a shell command by: its program (:func:`command_program`)
-    and the subcommand right after it (``vetlink`` and ``sync`` of ``vetlink sync --lab
-    idexx``: "the sync rejected ..."); empty when the program is no name."""
-    split = command.split()[:13]
+    """The names a summary may call a shell command by: the program it runs (its first
+    word past the wrappers that run another, ``timeout 300``, ``sudo``, ``env A=1``, and
+    their options, without its directory: ``restic`` of ``timeout 300 /usr/bin/restic -r
+    s3:... check``) and the subcommand right after it (``vetlink`` and ``sync`` of
+    ``vetlink sync --lab idexx``: "the sync rejected ..."); empty when the program is no
+    name."""
+    split = command.split()[:13]  # the first twelve words, and the one after the last
     for at, word in enumerate(split[:12]):
         if word.startswith("-") or "=" in word or _WRAPPER_ARGUMENT.fullmatch(word):
             continue
