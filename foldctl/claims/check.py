@@ -310,8 +310,10 @@ class _Check:
         findings: list[ClaimFinding] = []
         contradicted = self._contradictions() if self.stop > self.start else {}
         for position, atom in enumerate(self.atoms):
-            if position in contradicted:
-                found = contradicted[position]
+            found = contradicted.get(position)
+            if found is not None and self._weak_and_nowhere(atom, found):
+                found = None  # read as any value is: found nowhere, it is unsupported
+            if found is not None:
                 carried = self._carried(atom, found.entity)
                 if found.kind in (CONTRADICTED, UNVERIFIED) and carried is not None:
                     found = self._finding(UNVERIFIABLE, atom, evidence=(carried,))
@@ -395,6 +397,14 @@ class _Check:
         return bool(words) and (
             words[-1] in _APPROXIMATELY or " ".join(words) in ("more than", "less than", "up to")
         )
+
+    def _weak_and_nowhere(self, atom: Atom, found: ClaimFinding) -> bool:
+        """Whether a conflict on weak evidence is of a value that is nowhere in the
+        originals: then it is read as any value is, and found ``unsupported`` ("$297.00"
+        of an order whose price is $279.00 in a line that is not its own field)."""
+        if found.kind != UNVERIFIED or atom.kind != A.MONEY:
+            return False
+        return not self._approximate(atom) and not self._supported(atom)
 
     def _supported(self, atom: Atom) -> bool:
         index, start, stop = self.index, self.start, self.stop

@@ -1957,3 +1957,16 @@ def test_a_version_before_a_colon_heads_what_follows() -> None:
     told = "3.14.2 rollout: FRA1 and AMS1 complete."
     assert CONTRADICTED not in [f.kind for f in check_summary(told, index)]
     assert [f.kind for f in check_summary("3.14.2 is complete.", index)] == [CONTRADICTED]
+
+
+# --------------------------------------------------------------------------- round 57
+
+
+def test_an_amount_nowhere_in_the_originals_is_unsupported_though_its_entity_has_one() -> None:
+    """ "$297.00" of an order whose last mention, the reply's prose, gives it $279.00: too
+    weak a word to contradict, but the amount is nowhere in the originals."""
+    case = _written("secretsrotation-19")
+    found = {f.atom: f.kind for f in case_findings(case)}
+    assert found["$297.00"] == UNSUPPORTED
+    told = case["summary"].replace("$297.00", "$279.00")
+    assert "$279.00" not in {f.atom for f in case_findings({**case, "summary": told})}
