@@ -399,10 +399,10 @@ class _Check:
         )
 
     def _weak_and_nowhere(self, atom: Atom, found: ClaimFinding) -> bool:
-        """Whether a conflict on weak evidence is of a value that is nowhere in the
-        originals: then it is read as any value is, and found ``unsupported`` ("$297.00"
-        of an order whose price is $279.00 in a line that is not its own field)."""
-        if found.kind != UNVERIFIED or atom.kind != A.MONEY:
+        """Whether a conflict on weak evidence is of a value (an amount, a date, a time,
+        a level...) that is nowhere in the originals: then it is read as any value is, and
+        found ``unsupported`` ("$297.00" of an order that the reply's prose gives $279.00)."""
+        if found.kind != UNVERIFIED or atom.kind not in A.FACT_KINDS or A.is_word_level(atom):
             return False
         return not self._approximate(atom) and not self._supported(atom)
 
