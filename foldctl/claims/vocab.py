@@ -118,7 +118,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "running | in progress | underway | under way | ongoing | still running | "
         "retrying | rolling out | deploying | building | restoring | being processed | "
         "is processing",
-        "active | in_progress | inprogress | executing | provisioning | pending_start | "
+        "in_progress | inprogress | executing | provisioning | pending_start | "
         "started | starting | sending | importing | exporting | syncing | uploading | "
         "downloading | migrating | indexing | scanning | transferring",
         (
@@ -307,6 +307,24 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         (("the PR was merged", "merged"),),
     ),
     _family(
+        "active",
+        ACTIVE,
+        "lifecycle",
+        0,
+        "active | still active | in force | in effect | activated | reactivated",
+        "enabled",
+        (("the policy is still active", "active"), ("status: ACTIVE", "active")),
+    ),
+    _family(
+        "ended",
+        CANCELLED,
+        "lifecycle",
+        1,
+        "inactive | suspended | terminated | deactivated | lapsed",
+        "disabled | ended",
+        (("the account is suspended", "ended"), ("state: INACTIVE", "ended")),
+    ),
+    _family(
         "held",
         WAITING,
         "booking",
@@ -368,6 +386,7 @@ COMPATIBLE: Final = frozenset(
         ("pending", "processing"),
         ("pending", "backordered"),
         ("pending", "running"),
+        ("pending", "active"),
         ("pending", "held"),
         ("pending", "unpaid"),
         ("pending", "open"),

@@ -1970,3 +1970,21 @@ def test_an_amount_nowhere_in_the_originals_is_unsupported_though_its_entity_has
     assert found["$297.00"] == UNSUPPORTED
     told = case["summary"].replace("$297.00", "$279.00")
     assert "$279.00" not in {f.atom for f in case_findings({**case, "summary": told})}
+
+
+@pytest.mark.parametrize(
+    ("field", "told", "found"),
+    [
+        ("status: terminated", "Policy POL-7731 is still active.", [CONTRADICTED]),
+        ("status: cancelled", "Policy POL-7731 is still active.", [CONTRADICTED]),
+        ("status: ACTIVE", "Policy POL-7731 is still active.", []),
+        ("status: ACTIVE", "Policy POL-7731 is suspended.", [CONTRADICTED]),
+        # an earlier state, told as history
+        ("status: terminated", "Policy POL-7731 was active until November.", []),
+        # waiting before it was in force: history
+        ("status: active", "Policy POL-7731 was pending until the first premium.", []),
+    ],
+)
+def test_a_things_lifecycle_active_or_ended(field: str, told: str, found: list[str]) -> None:
+    index = evidence(f"policy_id: POL-7731\nholder: C-5521\n{field}")
+    assert [f.kind for f in check_summary(told, index)] == found
