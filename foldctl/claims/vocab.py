@@ -36,6 +36,9 @@ CANCELLED: Final = "cancelled"
 STAGE: Final[dict[str, int]] = {WAITING: 0, ACTIVE: 1, DONE: 2, FAILED: 2, CANCELLED: 2}
 #: The axis of the generic families: they are a value on every axis.
 ANY: Final = "any"
+#: The axis of a thing's lifecycle (``active``, ``ended``): whether it is in force, which
+#: no failed operation on it tells.
+LIFECYCLE: Final = "lifecycle"
 
 
 class Family(msgspec.Struct, frozen=True):
@@ -430,11 +433,17 @@ def status_relation(summary: str, evidence: str) -> str:
     since approved narrates history; "approved" of one still pending invents the future;
     "shipped" of one since delivered is history).  A failure or a cancellation is never
     an earlier stage.  Between a generic family and a specific one the polarity decides:
-    the same polarity is consistent ("complete" and "shipped").
+    the same polarity is consistent ("complete" and "shipped").  A thing's lifecycle
+    (``active``, ``ended``) is unrelated to a failure ("key K-1 is still active" of a
+    key whose rotation failed with 409).
     """
     if summary == evidence or frozenset((summary, evidence)) in COMPATIBLE:
         return "consistent"
     said, seen = FAMILIES[summary], FAMILIES[evidence]
+    if (LIFECYCLE in said.axes) != (LIFECYCLE in seen.axes):
+        other = seen if LIFECYCLE in said.axes else said
+        if other.polarity == FAILED:
+            return "unrelated"  # a call on a thing in force failed: not its lifecycle
     specific = (said.axes & seen.axes) - {ANY}
     if said.generic or seen.generic:
         if said.polarity == seen.polarity:

@@ -1988,3 +1988,14 @@ def test_an_amount_nowhere_in_the_originals_is_unsupported_though_its_entity_has
 def test_a_things_lifecycle_active_or_ended(field: str, told: str, found: list[str]) -> None:
     index = evidence(f"policy_id: POL-7731\nholder: C-5521\n{field}")
     assert [f.kind for f in check_summary(told, index)] == found
+
+
+def test_an_operation_that_failed_on_a_thing_says_nothing_of_whether_it_is_in_force() -> None:
+    """ "key_91ce5f02 is still active" of a key whose rotation failed with 409."""
+    keys = "KEY ID        NAME          STATUS\nkey_91ce5f02  legacy-batch  active"
+    listing = ("tool", keys, "keys")
+    rotate = ("api_key_rotate", {"key": "key_91ce5f02"})
+    refused = '{"error": "rotation_pending", "key": "key_91ce5f02", "status": "failed"}'
+    index = _index_of(listing, *_call_and_result(*rotate, "HTTP/1.1 409 Conflict\n\n" + refused))
+    told = "The leaked key key_91ce5f02 is still active; its rotation got a 409."
+    assert kinds(check_summary(told, index)) == []
