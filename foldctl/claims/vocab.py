@@ -6,9 +6,10 @@ One table each, every entry with the examples that test it
 **Statuses.** A status word belongs to a *family*; a family has a *polarity* (what it
 means whatever the domain: ``done``, ``waiting``, ``active``, ``failed``,
 ``cancelled``), the *axes* it is a value on (``approval``, ``shipping``, ``payment``,
-``ticket``, ``booking``, ``outcome``; the generic families are on every axis) and a
-*rank* along them (earlier stages rank lower).  A summary's status and the originals'
-conflict when they differ in a way no history explains: see :func:`status_relation`.
+``ticket``, ``booking``, ``outcome``, ``lifecycle``; the generic families are on every
+axis) and a *rank* along them (earlier stages rank lower).  A summary's status and the
+originals' conflict when they differ in a way no history explains: see
+:func:`status_relation`.
 
 **Levels.** Ordered scales whose values are facts of their own: severities ``SEV1``...,
 priorities ``P0``..., HTTP statuses, exit codes (see :data:`SCALES`).
@@ -312,7 +313,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
     _family(
         "active",
         ACTIVE,
-        "lifecycle",
+        LIFECYCLE,
         0,
         "active | still active | in force | in effect | activated | reactivated",
         "enabled",
@@ -321,7 +322,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
     _family(
         "ended",
         CANCELLED,
-        "lifecycle",
+        LIFECYCLE,
         1,
         "inactive | suspended | terminated | deactivated | lapsed",
         "disabled | ended",
