@@ -435,16 +435,16 @@ def status_relation(summary: str, evidence: str) -> str:
     "shipped" of one since delivered is history).  A failure or a cancellation is never
     an earlier stage.  Between a generic family and a specific one the polarity decides:
     the same polarity is consistent ("complete" and "shipped").  A thing's lifecycle
-    (``active``, ``ended``) is unrelated to a failure ("key K-1 is still active" of a
-    key whose rotation failed with 409).
+    (``active``, ``ended``) the summary tells is unrelated to a failure the originals
+    tell ("key K-1 is still active" of a key whose rotation failed with 409); a failure
+    the summary tells of a thing the originals give as in force is a conflict ("PF-3
+    timed out" of a price file ``published: true, status: active``).
     """
     if summary == evidence or frozenset((summary, evidence)) in COMPATIBLE:
         return "consistent"
     said, seen = FAMILIES[summary], FAMILIES[evidence]
-    if (LIFECYCLE in said.axes) != (LIFECYCLE in seen.axes):
-        other = seen if LIFECYCLE in said.axes else said
-        if other.polarity == FAILED:
-            return "unrelated"  # a call on a thing in force failed: not its lifecycle
+    if LIFECYCLE in said.axes and LIFECYCLE not in seen.axes and seen.polarity == FAILED:
+        return "unrelated"  # a call on a thing in force failed: not its lifecycle
     specific = (said.axes & seen.axes) - {ANY}
     if said.generic or seen.generic:
         if said.polarity == seen.polarity:
