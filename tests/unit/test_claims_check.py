@@ -1655,12 +1655,10 @@ def test_a_name_the_originals_file_by_its_number_ties_the_error() -> None:
 def test_a_time_of_another_moment_is_no_contradiction() -> None:
     # the route's DEPART is no ETA: another moment of the same thing; an ETA found
     # nowhere is unsupported, one found elsewhere in the originals only unverified
-    index = evidence("ROUTE   VAN     DEPART  STATUS\nRT-S02  VN-108  06:15   planned")
+    route = "ROUTE   VAN     DEPART  STATUS\nRT-S02  VN-108  06:15   planned"
+    index = evidence(route)
     assert [f.kind for f in check_summary("RT-S02 has ETA 06:52.", index)] == [UNSUPPORTED]
-    elsewhere = evidence(
-        "ROUTE   VAN     DEPART  STATUS\nRT-S02  VN-108  06:15   planned",
-        "VN-108 driver shift ends 06:52",
-    )
+    elsewhere = evidence(route, "VN-108 driver shift ends 06:52")
     assert [f.kind for f in check_summary("RT-S02 has ETA 06:52.", elsewhere)] == [UNVERIFIED]
     assert kinds(check_summary("RT-S02 departs at 06:40.", index)) == [(CONTRADICTED, "06:40")]
 

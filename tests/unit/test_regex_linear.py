@@ -230,24 +230,18 @@ def check_linear(source: str | bytes, flags: int) -> None:
             text = build(n)
             return text if isinstance(source, str) else text.encode("utf-8", "surrogatepass")
 
+        small = max(_time(pattern, sample(N)), FLOOR_S)
         for times, bound in ((10, AT_10N), (100, LIMIT)):
-            small, large = _ratio(pattern, sample, times)
+            large = _time(pattern, sample(times * N))
             if large >= ABSOLUTE_S and large / small >= bound:
                 # a busy machine can stall one timing; a super-linear pattern stays past
-                # the bound when timed again, more times
-                small, large = _ratio(pattern, sample, times, tries=RETRIES)
+                # the bound when both are timed again, more times
+                small = max(_time(pattern, sample(N), RETRIES), FLOOR_S)
+                large = _time(pattern, sample(times * N), RETRIES)
             assert large < ABSOLUTE_S or large / small < bound, (
                 f"{pattern.pattern!r} on {name}: {N} chars {small:.6f}s, "
                 f"{times * N} chars {large:.6f}s"
             )
-
-
-def _ratio(
-    pattern: re.Pattern[Any], sample: Any, times: int, tries: int = 3
-) -> tuple[float, float]:
-    """The best time on n characters (at least the floor) and on ``times`` n."""
-    small = max(_time(pattern, sample(N), tries), FLOOR_S)
-    return small, _time(pattern, sample(times * N), tries)
 
 
 @pytest.mark.parametrize(
