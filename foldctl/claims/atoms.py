@@ -2141,6 +2141,10 @@ def times_agree(claim: str, claim_text: str, seen: str, seen_text: str) -> bool:
     is that moment in UTC (a table's ``TRIGGERED (UTC)`` column)."""
     if seen.startswith(claim) or claim.startswith(seen):
         return True
+    end = _RANGE_END.search(seen_text)
+    if end is not None and f"{int(end.group(1)):02d}:{end.group(2)}" == claim[:5]:
+        # "the warning ends at 14:00" of a window "10:00-14:00" (a range ends no range)
+        return _RANGE_END.search(claim_text) is None
     if seen.startswith("00:") and seen[3:8] == claim:
         return True  # "done in 22:41" of an elapsed "00:22:41": minutes and seconds
     if _twelve_hour(claim_text) and f"{int(claim[:2]) + 12:02d}{claim[2:]}" in (seen, seen[:5]):
@@ -2154,6 +2158,8 @@ def times_agree(claim: str, claim_text: str, seen: str, seen_text: str) -> bool:
 
 
 _BARE_CLOCK: Final = lazy(r"(?:[1-9]|1[01]):[0-5]\d")
+#: The end of a range of clock times (``10:00-14:00``, ``22:00 – 02:00``).
+_RANGE_END: Final = lazy(r"\d:\d\d\s*[-\u2013]\s*(\d{1,2}):(\d\d)")
 
 
 def _twelve_hour(text: str) -> bool:

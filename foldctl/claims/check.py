@@ -920,6 +920,13 @@ class _Check:
                     break
                 if isinstance(verdict, tuple) and conflict is None:
                     conflict = (entity, verdict[0], verdict[1])
+            if (
+                conflict is not None
+                and agreed is None
+                and claim.kind in _VALUE_KINDS
+                and self._given_to_another(claim, entities, conflict[0])
+            ):
+                conflict = None  # "SK-0915: hold WH-3307, retimed 12:15 -> 14:30": the sailing's
             verdicts[i] = (agreed, conflict)
         for i, claim in claims:
             agreed, conflict = verdicts[i]
@@ -1086,13 +1093,36 @@ class _Check:
             if other != key:
                 yield from listed
 
-    def _unowned_date(self, claim: Atom, key: str) -> bool:
-        """Whether a message in range gives the date ``claim`` says and gives it to no
-        other entity than ``key`` (a visit "on 9 March" that the request named): the
-        summary may tie it to the entity rightly, by what the rules cannot read."""
+    def _unowned_moment(self, claim: Atom, key: str) -> bool:
+        """Whether a message in range gives the date or time ``claim`` says and gives it
+        to no other entity than ``key`` (a visit "on 9 March" that the request named, a
+        gale warning "10:00-14:00" of a forecast that names no sailing): the summary may
+        tie it to the entity rightly, by what the rules cannot read.  Not when the message
+        is what a refused call asked: that is the option not had."""
         return any(
-            not any(_agrees(claim, f) for f in self._others(found, key))
+            not self._refused(found)
+            and not any(_agrees(claim, f) for f in self._others(found, key))
             for found in self._supporting(claim)
+        )
+
+    def _refused(self, position: int) -> bool:
+        """Whether message ``position`` is an error, or a call answered by one: what it
+        says is what was asked and refused (the slot "10:30" a 409 turned away)."""
+        if self.index.messages[position].error is not None:
+            return True
+        result = self.index.result_of(position, self.stop)
+        return result is not None and self.index.messages[result].error is not None
+
+    def _given_to_another(self, claim: Atom, entities: list[Atom], entity: Atom) -> bool:
+        """Whether a message in range gives the value ``claim`` says to another entity its
+        clause names: in "SK-0915: hold WH-3307, retimed 12:15 -> 14:30" the times are the
+        sailing's, tied to the hold only by where the words fall."""
+        others = {entity_key(e) for e in entities} - {entity_key(entity)}
+        return any(
+            _same_value(claim, f)
+            for found in self._supporting(claim)
+            for other in others
+            for f in self.index.facts(found).of(other, claim.kind)
         )
 
     def _owned_by(self, claim: Atom, owner: str) -> bool:
@@ -1208,8 +1238,8 @@ class _Check:
         if kind in (A.DATE, A.TIME):
             if any(_agrees(a, f) for a in clause_values if a.kind == kind for f in values):
                 return True  # the sentence also gives the evidence's date
-            if kind == A.DATE and self._unowned_date(claim, key):
-                return None  # the date is in the originals, no other thing's: it may be this one's
+            if self._unowned_moment(claim, key):
+                return None  # in the originals, and no other thing's: it may be this one's
             return position, values[0]
         if any(_same_money(claim.value, f.value) for f in values):
             return True
@@ -2322,6 +2352,10 @@ def _tool_stems(tool: str) -> frozenset[str]:
     return frozenset(_stem(w) for w in tool_words(tool))
 
 
+#: The kinds of claim a value of another entity the clause names bears out: an amount, a
+#: level, a date, a time (a status has rules of its own: another subject, its own noun).
+_VALUE_KINDS: Final = frozenset((A.MONEY, A.LEVEL, A.DATE, A.TIME))
+
 #: The kinds of atom that measure: a size, a time, a share.
 _MEASURE_KINDS: Final = frozenset((A.QUANTITY, A.DURATION, A.PERCENT))
 
@@ -2370,6 +2404,15 @@ def _agrees(claim: Atom, fact: Fact) -> bool:
     if claim.kind == A.TIME:
         return fact.kind == A.TIME and A.times_agree(claim.value, claim.text, fact.value, fact.text)
     return False
+
+
+def _same_value(claim: Atom, fact: Fact) -> bool:
+    """Whether a fact gives the amount, level, date or time ``claim`` says."""
+    if claim.kind == A.MONEY:
+        return _same_money(claim.value, fact.value)
+    if claim.kind == A.LEVEL:
+        return fact.value == claim.value
+    return _agrees(claim, fact)
 
 
 def _weakly(seen: str) -> str:

@@ -15,7 +15,8 @@ line of its log), the alert ``ALR5522`` is at level ``SEV1``.  Sources:
   cell) is the entity; every other cell is a fact named by its column (``STATUS``,
   ``SEV``, ``TOTAL``, ``RESTARTS``...).
 * **``key: value`` lines**: facts of the current subject (the first entity of the first
-  line, or the last ``id:`` line).
+  line, or the last ``id:`` line); a label, a run of spaces and an amount
+  (``Balance due          € 164,18``) is one without the colon.
 * **Log lines** (a level after a timestamp or tag): ``ERROR``/``FATAL``/``panic:`` say
   the subject's operation failed, a later ``completed``/``finished`` that it succeeded;
   ``exit code N`` and ``HTTP/1.1 NNN`` are levels of the result itself.
@@ -130,6 +131,11 @@ def label_key(text: str) -> str:
 _KV: Final = lazy(
     r"^(?P<indent>[ \t]{0,8})(?P<key>[A-Za-z][\w .()/-]{0,40}?)[ \t]{0,8}[:=][ \t]{0,40}"
     r"(?P<value>.*)$"
+)
+#: A label and an amount set apart by a run of spaces, as a receipt or an invoice prints
+#: its totals (``Balance due          € 164,18``): a ``key: value`` line without the colon.
+_LABELLED_AMOUNT: Final = lazy(
+    r"^(?P<indent>[ \t]{0,8})(?P<key>[A-Za-z][A-Za-z ]{0,30}?[A-Za-z])[ \t]{2,}(?P<value>\S.*)$"
 )
 _ARROW: Final = lazy(r"[ \t]{0,8}(?:->|→|=>)[ \t]{0,8}")
 _CALL_LINE: Final = lazy(r"^→ (?P<name>[\w.:-]+) (?P<args>\{.*\})\s*$")
@@ -618,6 +624,8 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 facts.add(subject, fact)
                 facts.own.append(fact)
         kv = _KV.match(line)
+        if kv is None and any(a.kind == A.MONEY for a in atoms) and not entities:
+            kv = _LABELLED_AMOUNT.match(line)
         if kv is not None and not _looks_like_time(kv):
             key = A.normalise_key(kv.group("key"))
             offset = kv.start("value")

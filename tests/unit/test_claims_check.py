@@ -1654,12 +1654,15 @@ def test_a_name_the_originals_file_by_its_number_ties_the_error() -> None:
 
 def test_a_time_of_another_moment_is_no_contradiction() -> None:
     # the route's DEPART is no ETA: another moment of the same thing; an ETA found
-    # nowhere is unsupported, one found elsewhere in the originals only unverified
+    # nowhere is unsupported, one another thing has in the originals only unverified, one
+    # a line gives to no thing (a prose line files no time) no finding
     route = "ROUTE   VAN     DEPART  STATUS\nRT-S02  VN-108  06:15   planned"
     index = evidence(route)
     assert [f.kind for f in check_summary("RT-S02 has ETA 06:52.", index)] == [UNSUPPORTED]
-    elsewhere = evidence(route, "VN-108 driver shift ends 06:52")
+    elsewhere = evidence(route, "van: VN-108\nshift_end: 06:52")
     assert [f.kind for f in check_summary("RT-S02 has ETA 06:52.", elsewhere)] == [UNVERIFIED]
+    nobodys = evidence(route, "VN-108 driver shift ends 06:52")
+    assert check_summary("RT-S02 has ETA 06:52.", nobodys) == []
     assert kinds(check_summary("RT-S02 departs at 06:40.", index)) == [(CONTRADICTED, "06:40")]
 
 
@@ -2003,3 +2006,66 @@ def test_an_operation_that_failed_on_a_thing_says_nothing_of_whether_it_is_in_fo
     index = _index_of(listing, *_call_and_result(*rotate, "HTTP/1.1 409 Conflict\n\n" + refused))
     told = "The leaked key key_91ce5f02 is still active; its rotation got a 409."
     assert kinds(check_summary(told, index)) == []
+
+
+def test_a_value_of_another_thing_the_clause_names_is_no_contradiction() -> None:
+    # the times are the sailing's; the words put them nearest the hold
+    index = evidence(
+        '{"hold_id": "WH-3307", "sailing": "SK-0915", "status": "ACTIVE", '
+        '"created_at": "2026-12-03T07:22:41Z"}',
+        "sailing: SK-0915\nstatus: retimed\ndep_old: 12:15\ndep_new: 14:30\nhold: WH-3307",
+        "sailing: SK-0920\ndep: 16:05",
+    )
+    assert kinds(check_summary("SK-0915: hold WH-3307, retimed 12:15 -> 14:30.", index)) == []
+    # a time of a thing the clause does not name stays a contradiction
+    assert kinds(check_summary("SK-0915: hold WH-3307, retimed 12:15 -> 16:05.", index)) == [
+        (CONTRADICTED, "16:05")
+    ]
+    assert kinds(check_summary("Hold WH-3307 was raised at 14:30.", index)) == [
+        (CONTRADICTED, "14:30")
+    ]
+
+
+def test_a_time_the_originals_give_no_other_thing_is_no_contradiction() -> None:
+    # the gale warning's window is the forecast's, which names no sailing and no hold: the
+    # summary may tie it to the hold rightly; a time of another thing stays a contradiction
+    index = evidence(
+        '{"hold_id": "WH-3307", "status": "ACTIVE", "created_at": "2026-12-03T07:22:41Z"}',
+        "Marine forecast, sea area 14\nAMBER gale warning 10:00-14:00, SW 34 kn gusting 47 kn",
+        "sailing: SK-0920\ndep: 16:05",
+    )
+    assert kinds(check_summary("Hold WH-3307 covers the gale warning, 10:00-14:00.", index)) == []
+    assert kinds(check_summary("Hold WH-3307 was raised at 16:05.", index)) == [
+        (CONTRADICTED, "16:05")
+    ]
+
+
+def test_a_time_only_a_refused_request_gives_is_no_other_things() -> None:
+    # the slot the 409 turned away is the un-chosen option, not a moment of no one's
+    index = evidence(
+        'HTTP/1.1 409 Conflict\n{"error": "slot_taken", "message": "10:30 is fully booked"}',
+        "appointment: APT-90180\nstatus: confirmed\nstart: 14:00",
+    )
+    found = kinds(check_summary("APT-90180 is confirmed for 10:30.", index))
+    assert (CONTRADICTED, "10:30") in found
+
+
+def test_the_end_of_a_range_of_times_bears_out_a_time() -> None:
+    index = evidence("Marine forecast, sea area 14\nAMBER gale warning 10:00-14:00")
+    for summary in ("The warning ends at 14:00.", "The warning runs from 10:00 to 14:00."):
+        assert kinds(check_summary(summary, index)) == []
+    assert kinds(check_summary("The warning ends at 15:00.", index)) == [(UNSUPPORTED, "15:00")]
+
+
+def test_an_amount_after_its_label_and_spaces_is_a_field() -> None:
+    # an invoice prints its totals as a label, a run of spaces and the amount
+    index = evidence(
+        "INVOICE          TOTAL     PAID      STATUS\n"
+        "INV-2026-018834  € 314,18  € 150,00  partially paid",
+        "Invoice INV-2026-018834 - Dierenkliniek Kralingen\n\n"
+        "Subtotal                 € 259,65\nTotal                    € 314,18\n"
+        "Balance due              € 164,18\nStatus: partially paid",
+    )
+    assert kinds(check_summary("Invoice INV-2026-018834 has a balance of € 164,18.", index)) == []
+    facts = index.facts(1).of("INV2026018834", "money")
+    assert {(f.key, f.value) for f in facts} >= {("balance_due", "EUR 164.18")}
