@@ -1391,6 +1391,8 @@ _UPPER_PREFIX: Final = lazy(r"[A-Z]+")
 _NOT_ID_CHAR: Final = lazy(r"[^A-Z0-9]")
 _APOSTROPHE_WORDS: Final = lazy(r"[a-z']+")
 _LEVEL_RANGE: Final = lazy(r"(?:SEV|P|S)\d(?:[-_](?:SEV|P|S)?\d){1,4}")
+#: A range of short codes with one prefix (``T1-T4``, ``T0-T6M``, ``Q1-Q3``).
+_CODE_RANGE: Final = lazy(r"([A-Z]{1,3})\d{1,2}[A-Z]?-\1\d{1,2}[A-Z]{0,2}")
 #: Nouns a number after which names a record (``run 8812345678``, ``order 48213``).
 ENTITY_NOUNS: Final = frozenset(
     _words(
@@ -1415,8 +1417,8 @@ def _identifier(text: str, start: int, end: int) -> Atom | None:
     prefix = _UPPER_PREFIX.match(text)
     if prefix is not None and prefix.group() in ID_STOPLIST:
         return None
-    if _LEVEL_RANGE.fullmatch(text):
-        return None  # P1-P4, SEV1-SEV3: a range of levels, not a record
+    if _LEVEL_RANGE.fullmatch(text) or _CODE_RANGE.fullmatch(text):
+        return None  # P1-P4, SEV1-SEV3, T1-T4: a range of levels or codes, not a record
     if digits < 2 and not (digits == 1 and len(base) >= 6 and len(base) - digits >= 3):
         return None
     if prefix is not None and len(prefix.group()) == 1 and "-" not in text and len(text) < 5:
@@ -2304,6 +2306,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("INC-4410 is a SEV1", ((ID, "INC4410"), (LEVEL, "SEV1"))),
     ("ticket SEC-1142 (P2)", ((ID, "SEC1142"), (LEVEL, "P2"))),
     ("P1-P4", ()),
+    ("approval tiers T1-T4", ()),
     ("HTTP/1.1 503", ((LEVEL, "HTTP 503"),)),
     ("exited with code 137", ((LEVEL, "exit 137"),)),
     ("cc @risk-ops", ((HANDLE, "@risk-ops"),)),
