@@ -6,7 +6,7 @@ atoms, its evidence thousands.  So the work is split:
 
 * :func:`index_message` does only what is cheap for every message: the set of
   number tokens in it (runs of digits and dots, by one ``bytes.translate``
-  and ``split``), whether it holds
+  and ``split``; two dots split one), whether it holds
   an ``@`` or a ``://``, its tool names, and whether it is a tool result that
   reports an error.  Its result depends on the message alone, so a caller can
   cache it by message digest.
@@ -184,7 +184,7 @@ def index_message(
     :class:`Originals` when a lookup needs it.
     """
     raw = text.encode("utf-8", "surrogatepass")
-    runs = number_runs(raw.translate(NUMBER_TOKENS).split(), wanted)
+    runs = number_runs(number_tokens(raw), wanted)
     error, kind = (
         reported_error(text, raw, is_error, tool_name)
         if role == "tool" or is_error
@@ -192,6 +192,16 @@ def index_message(
     )
     kept = text if keep_text else ""
     return MessageAtoms(kept, runs, role, tool_name, tuple(call_names), error, kind)
+
+
+def number_tokens(raw: bytes) -> list[bytes]:
+    """The number tokens of a text: maximal runs of digits and dots, and the parts of one
+    that a run of two or more dots splits (``2026-11-15..21``, ``29..2026``: a range's
+    ends are numbers of their own)."""
+    tokens = raw.translate(NUMBER_TOKENS).split()
+    if b".." in raw:
+        tokens += [part for token in tokens if b".." in token for part in token.split(b"..")]
+    return tokens
 
 
 def number_runs(tokens: Iterable[bytes], wanted: frozenset[bytes] | None) -> frozenset[bytes]:
@@ -959,14 +969,20 @@ def _occurrences(text: str, key: str) -> Iterator[int]:
     size = len(key)
     for index in _candidates(text, key):
         end = index + size
-        if index and (text[index - 1] == "." or text[index - 1].isdigit()):
+        if index and (text[index - 1].isdigit() or _lone_dot(text, index - 1)):
             continue
-        if end < len(text) and (text[end] == "." or text[end].isdigit()):
+        if end < len(text) and (text[end].isdigit() or _lone_dot(text, end)):
             continue
         yield index
         found += 1
         if found >= _MAX_OCCURRENCES:
             return
+
+
+def _lone_dot(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a dot of a number (a decimal point), not one of a run of
+    dots (``15..21``), which ends the number."""
+    return text[at] == "." and text[at - 1 : at] != "." and text[at + 1 : at + 2] != "."
 
 
 def _substring_occurrences(text: str, target: str) -> Iterator[int]:

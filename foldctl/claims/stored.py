@@ -30,7 +30,7 @@ import msgspec
 import orjson
 
 from foldctl.claims import failures as F
-from foldctl.claims.index import NUMBER_TOKENS, MessageAtoms, number_runs, reported_error
+from foldctl.claims.index import MessageAtoms, number_runs, number_tokens, reported_error
 from foldctl.jsoncodec import find_unicode_escape
 from foldctl.lazyre import lazy
 from foldctl.load.fast import has_long_digit_run
@@ -82,7 +82,7 @@ def index_stored(
     tool = stored.role == "tool"
     if content[:1] != b'"' or stored.isError or (tool and calls) or not _utf8(content):
         return None
-    tokens = content.translate(NUMBER_TOKENS).split()
+    tokens = number_tokens(content)
     for call in calls:  # the call lines of the evidence text: "→ NAME {args}"
         args = bytes(call.args)
         if not _utf8(args) or has_long_digit_run(args):
@@ -92,8 +92,8 @@ def index_stored(
                 args = orjson.dumps(orjson.loads(args))
             except orjson.JSONDecodeError:  # 1e400: decoding refuses the message
                 return None
-        tokens += call.name.encode("utf-8", "surrogatepass").translate(NUMBER_TOKENS).split()
-        tokens += args.translate(NUMBER_TOKENS).split()
+        tokens += number_tokens(call.name.encode("utf-8", "surrogatepass"))
+        tokens += number_tokens(args)
     runs = number_runs(tokens, wanted)
     error = kind = None
     if tool and F.may_report_error(content):  # a maybe: read the text itself

@@ -2069,3 +2069,19 @@ def test_an_amount_after_its_label_and_spaces_is_a_field() -> None:
     assert kinds(check_summary("Invoice INV-2026-018834 has a balance of € 164,18.", index)) == []
     facts = index.facts(1).of("INV2026018834", "money")
     assert {(f.key, f.value) for f in facts} >= {("balance_due", "EUR 164.18")}
+
+
+def test_the_ends_of_a_range_written_with_two_dots_are_found() -> None:
+    # 2026-11-15..21 and 2026-11-29..2026-12-01: two dots end a number, they are no point
+    index = evidence(
+        "partition 2026-11-15..21   ok   1.2 GB",
+        "demurrage billed for 2026-11-29..2026-12-01 (3 days)",
+    )
+    for summary in (
+        "Partition 2026-11-15..21 loaded.",
+        "The draft already bills 2026-11-29..2026-12-01.",
+    ):
+        assert kinds(check_summary(summary, index)) == []
+    assert kinds(check_summary("It bills up to 2026-12-02.", index)) == [
+        (UNSUPPORTED, "2026-12-02")
+    ]
