@@ -1559,9 +1559,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
     """Tokens any evidence spelling of ``atom`` must contain, as groups of alternatives.
 
     The evidence index files each message under its *number tokens*: maximal
-    runs of digits and dots (``480.00``, ``2026``, ``10.0.3.17``, ``1.204``; two dots,
-    a ``,``, a space or ``-`` end a token).  A message can support ``atom`` only if it holds one
-    token of every group: a date needs its year *and* its day, a range both its ends.
+    runs of digits and dots (``480.00``, ``2026``, ``10.0.3.17``, ``1.204``; two or
+    three dots, a ``,``, a space or ``-`` end a token).  A message can support ``atom``
+    only if it holds one token of every group: a date needs its year *and* its day, a
+    range both its ends.
     Empty when the atom has no dependable number token (an email, a URL, a path, a
     version, a hash, a handle, a name, an identifier with fewer than three digits in a
     row): such atoms are looked up by :func:`needle` instead.

@@ -1119,7 +1119,7 @@ class _Check:
         sailing's, tied to the hold only by where the words fall."""
         others = {entity_key(e) for e in entities} - {entity_key(entity)}
         return any(
-            _same_value(claim, f)
+            _agrees(claim, f)
             for found in self._supporting(claim)
             for other in others
             for f in self.index.facts(found).of(other, claim.kind)
@@ -2399,20 +2399,16 @@ def _line_with(text: str, written: str, noun: str) -> bool:
 
 
 def _agrees(claim: Atom, fact: Fact) -> bool:
+    """Whether a fact gives the date, time, amount or level ``claim`` says."""
+    if claim.kind != fact.kind:
+        return False
     if claim.kind == A.DATE:
-        return fact.kind == A.DATE and A.dates_agree(claim.value, fact.value)
+        return A.dates_agree(claim.value, fact.value)
     if claim.kind == A.TIME:
-        return fact.kind == A.TIME and A.times_agree(claim.value, claim.text, fact.value, fact.text)
-    return False
-
-
-def _same_value(claim: Atom, fact: Fact) -> bool:
-    """Whether a fact gives the amount, level, date or time ``claim`` says."""
+        return A.times_agree(claim.value, claim.text, fact.value, fact.text)
     if claim.kind == A.MONEY:
         return _same_money(claim.value, fact.value)
-    if claim.kind == A.LEVEL:
-        return fact.value == claim.value
-    return _agrees(claim, fact)
+    return claim.kind == A.LEVEL and fact.value == claim.value
 
 
 def _weakly(seen: str) -> str:

@@ -624,7 +624,7 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
                 facts.add(subject, fact)
                 facts.own.append(fact)
         kv = _KV.match(line)
-        if kv is None and any(a.kind == A.MONEY for a in atoms) and not entities:
+        if kv is None and not entities and any(a.kind == A.MONEY for a in atoms):
             kv = _LABELLED_AMOUNT.match(line)
         if kv is not None and not _looks_like_time(kv):
             key = A.normalise_key(kv.group("key"))

@@ -6,7 +6,7 @@ atoms, its evidence thousands.  So the work is split:
 
 * :func:`index_message` does only what is cheap for every message: the set of
   number tokens in it (runs of digits and dots, by one ``bytes.translate``
-  and ``split``; two dots split one), whether it holds
+  and ``split``; two or three dots end one), whether it holds
   an ``@`` or a ``://``, its tool names, and whether it is a tool result that
   reports an error.  Its result depends on the message alone, so a caller can
   cache it by message digest.
@@ -195,13 +195,15 @@ def index_message(
 
 
 def number_tokens(raw: bytes) -> list[bytes]:
-    """The number tokens of a text: maximal runs of digits and dots, and the parts of one
-    that a run of two or more dots splits (``2026-11-15..21``, ``29..2026``: a range's
-    ends are numbers of their own)."""
-    tokens = raw.translate(NUMBER_TOKENS).split()
-    if b".." in raw:
-        tokens += [part for token in tokens if b".." in token for part in token.split(b"..")]
-    return tokens
+    """The number tokens of a text: maximal runs of digits and dots, where a run of two or
+    three dots ends one (``2026-11-15..21`` and ``15...21``: a range's ends are numbers of
+    their own; an ellipsis is no token).  Two byte replacements, only in a text that has
+    two dots in a row: an ellipsis in every sentence costs a third of the tokenising, a
+    loop over the tokens cost four times it."""
+    translated = raw.translate(NUMBER_TOKENS)
+    if b".." in translated:
+        translated = translated.replace(b"...", b"   ").replace(b"..", b"  ")
+    return translated.split()
 
 
 def number_runs(tokens: Iterable[bytes], wanted: frozenset[bytes] | None) -> frozenset[bytes]:
