@@ -279,6 +279,34 @@ def test_the_pool_catches_hangs_crashes_and_memory(
     assert len(saved) == 5  # one reproducer per signature, two cases each
 
 
+def test_a_replay_that_overruns_once_is_run_again_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay past its CPU limit once (a shared machine's slow moment) is run again; only
+    one that overruns again is a hang."""
+    marker = tmp_path / "ran-once"
+
+    def slow_once(data: bytes, name: str) -> TargetResult:
+        if not marker.exists():
+            marker.write_text("")
+            return _spins(data, name)
+        return TargetResult(["ok"])
+
+    both = frozenset({"file", "store"})
+    fake = (adapter.Target("spins", _spins, both, needs_graph=False),
+            adapter.Target("slow-once", slow_once, both, needs_graph=False))  # fmt: skip
+    monkeypatch.setattr(adapter, "TARGETS", fake)
+    case = tmp_path / "case.json"
+    case.write_text("{}")
+    jobs = [harness.ReplayJob(case, "spins", 0.3), harness.ReplayJob(case, "slow-once", 0.3)]
+    results = harness.run_many(jobs)
+    assert [(r.target, r.cls) for r in results] == [
+        ("spins", outcome.HANG),
+        ("slow-once", outcome.ACCEPTED),
+    ]
+    assert marker.exists()  # it did overrun the first time
+
+
 def test_a_concatenated_gzip_counts_every_member() -> None:
     """The output budget follows what a gzip decompresses to: the trailer's size speaks
     only for the last member of a concatenated file."""
