@@ -847,6 +847,17 @@ class _Check:
             chosen.append(after[0])
         return chosen
 
+    def _closes_before(self, claim: Atom, entity: Atom) -> bool:
+        """Whether ``claim`` is in a bracket that closes before ``entity``: an aside about
+        what came before it ("D3330 approved (her share $196.80), D2740 pending"), which
+        the entity after it may bear out but does not contradict."""
+        opened = self.summary.rfind("(", max(0, claim.start - 60), claim.start)
+        return (
+            opened >= 0
+            and ")" not in self.summary[opened : claim.start]
+            and ")" in self.summary[claim.end : entity.start]
+        )
+
     def _a_code(self, entity: Atom) -> bool:
         """Whether an id is a code the summary gives as a reason or an error ("reason
         AC04", "error code E-17"): a value of something else, not a thing with a state."""
@@ -918,7 +929,11 @@ class _Check:
                 if verdict is True:
                     agreed = entity
                     break
-                if isinstance(verdict, tuple) and conflict is None:
+                if (
+                    isinstance(verdict, tuple)
+                    and conflict is None
+                    and not self._closes_before(claim, entity)
+                ):
                     conflict = (entity, verdict[0], verdict[1])
             if (
                 conflict is not None
@@ -987,14 +1002,21 @@ class _Check:
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
                 return False  # "C-140 cleared (the first order timed out)": the aside's own
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
-            if _ATTRIBUTIVE.search(before):
-                return False  # "the failed payment": a word of a noun, not a claim
+            if _ATTRIBUTIVE.search(before) or (
+                before.endswith("(") and _NOUN_CLOSES.match(self.summary, claim.end)
+            ):
+                return False  # "the failed payment", "(closed account)": a word of a noun
             if fact.text.strip().lower() == "scheduled" and (
                 claim.value in ("confirmed", "held") or claim.text.lower() in _WENT_THROUGH
             ):
                 return False  # a booking is scheduled for its date: the booking went through
             if self._another_subject(claim, entity):
                 return False
+            if any(
+                a.kind == A.MONEY and not self.summary[a.end : claim.start].strip()
+                for a in self._atoms_in(max(clause[0], claim.start - 40), claim.start)
+            ):
+                return False  # "61,50 € open against a 50,00 € limit": the amount's state
             if self._own_subject(claim, entity):
                 return False  # "E-10428 bounced because his account is closed": the account
             said_family = V.FAMILIES.get(claim.value)
@@ -1018,8 +1040,11 @@ class _Check:
                 return False  # "CB-55140 failed (...), the limit increase to EUR 6,000 ..."
             attribute = self._attribute(claim) - _GENERIC_MONEY_WORDS
             key = A.normalise_key(fact.key) if fact.key else ""
-            if _RATE.match(self.summary, claim.end) and not _RATE_KEY.search(key):
-                return False  # "$24.00 a month" is a rate; the originals' value is no rate
+            if (
+                _RATE.match(self.summary, claim.end)
+                or _PER_UNIT.search(self.summary, max(clause[0], claim.start - 24), claim.start)
+            ) and not _RATE_KEY.search(key):
+                return False  # "$24.00 a month", "1,450 kg at EUR 9,10": a rate, not a total
             if attribute and key and attribute & set(key.split("_")):
                 return True
             if self._owned_elsewhere(claim, entity):
@@ -1061,7 +1086,7 @@ class _Check:
         noun = subject.group("noun").lower()
         if noun in _NOT_SUBJECTS or noun.endswith("ly") or noun in entity.text.lower():
             return False
-        if entity.end <= subject.start() <= entity.end + 2:
+        if entity.end <= subject.start() and not self.summary[entity.end : subject.start()].strip():
             return False  # "the DNS-01 validation failed": the entity's own noun
         named = self.summary[max(0, entity.start - 24) : entity.start].lower()
         return noun not in re.findall(r"[a-z]+", named)
@@ -1595,24 +1620,18 @@ class _Check:
             text = self.summary[clause_start:clause_end]
             if _DOUBT.search(text):
                 continue
-            by_object = names_object(mention.words, objects)
-            for match in _TOLD_DONE.finditer(text):
-                done = match.group("done").lower()
-                if done in _NOT_DONE or V.status_family(done) not in _DONE_FAMILIES:
-                    continue
-                # the operation by its own verb done ("uploaded") or by what it acts on
-                # ("the coupon"), not by an entity alone ("INC-7 is marked resolved" is no
-                # telling of a restart of INC-7's pods)
-                if by_object or any(is_done_form(done, verb) for verb in verbs):
-                    at = clause_start + match.start("done")
-                    atom = Atom(A.STATUS, match.group("done"), "succeeded", at, at + len(done))
-                    line = self.index.messages[positions[0]].error or ""
-                    return self._finding(
-                        CONTRADICTED,
-                        atom,
-                        expected=f"the originals say it failed: {line[:120]}",
-                        evidence=tuple(self.index.ref(p) for p in positions[:4]),
-                    )
+            match = _done_of(text, verbs, objects if names_object(mention.words, objects) else ())
+            if match is not None:
+                at = clause_start + match.start("done")
+                done = match.group("done")
+                atom = Atom(A.STATUS, done, "succeeded", at, at + len(done))
+                line = self.index.messages[positions[0]].error or ""
+                return self._finding(
+                    CONTRADICTED,
+                    atom,
+                    expected=f"the originals say it failed: {line[:120]}",
+                    evidence=tuple(self.index.ref(p) for p in positions[:4]),
+                )
         return None
 
     def _failed_again(
@@ -2004,6 +2023,14 @@ _TOLD_DONE: Final = lazy(
     + r"|went\s+(?:out|through)|in\s+place|live)\b",
     re.IGNORECASE,
 )
+#: What begins a new clause with its own subject ("... and the invoice ...", "but it").
+_NEW_CLAUSE: Final = lazy(
+    r"\b(?:and|but)\s+(?:the|a|an|this|that|these|those|its|their|his|her|it|they|we|i)\b"
+    r"|\b(?:but|while|whereas)\b|[;,]\s*(?:and|but)\b",
+    re.IGNORECASE,
+)
+#: After a done form: a quantity it amounts to ("worked out at", "topped out at 95%").
+_QUANTITY_AFTER: Final = lazy(r"\s{1,3}out\s{1,3}at\b", re.IGNORECASE)
 #: A short name of letters and digits in an error line, too short to be an id ("GS-2",
 #: "QC05"): a clause names the same thing by it.
 _SHORT_NAME: Final = lazy(r"(?<![\w-])[a-z]{2,4}-?\d{1,3}(?![\w-])")
@@ -2090,13 +2117,15 @@ _NOT_SUBJECT_WORDS: Final = (
 _NOT_SUBJECTS: Final = frozenset(_NOT_SUBJECT_WORDS.split(" "))
 #: Just before a status word, an article: the word qualifies a noun ("the failed payment").
 _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3}$")
+#: After a status word that opens a bracket, a noun that closes it: "(closed account)".
+_NOUN_CLOSES: Final = lazy(r"[ \t]{1,3}[a-z]{3,30}\)")
 #: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
 _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
 #: After a status word, an object: the word is what the subject did to it ("DU approved
 #: the file", "The Work Number returned no record"), not the state of an entity.
 _TRANSITIVE: Final = lazy(
     r"\s{1,3}(?:(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
-    r"|[A-Z][a-z])"  # "returned Refer with Caution"
+    r"|[A-Z][a-z]|[A-Z]{2,5}\b)"  # "returned Refer with Caution", "passed CI"
 )
 #: Before a status word, an aside with a subject of its own: "(the first order timed out)".
 _ASIDE_SUBJECT: Final = lazy(r"\((?:the|a|an|its|their|his|her|our)\s[^()]{1,40}$", re.I)
@@ -2108,6 +2137,9 @@ _SAVE_FOR: Final = lazy(
     r"four|five|a\s+few|some|\d+(?![\d.,])))\b",
     re.I,
 )
+#: Before an amount, a quantity and "at" (or "x", "@"): the amount is a price per unit
+#: ("1,450 kg at EUR 9,10", "10 x 38,00").
+_PER_UNIT: Final = lazy(r"(?<![\w.,/-])\d[\d.,]*\s*(?:[A-Za-z]{1,8}\.?\s+)?(?:at|x|×|@)\s*$")
 #: After an amount, what makes it a rate ("$24.00 a month", "EUR 119 per night", "each").
 _RATE: Final = lazy(r"\s{0,2}(?:(?:a|an|per|each)\b|/)\s{0,2}(?:[a-z]{2,12})?", re.IGNORECASE)
 #: Words of an amount that name no attribute of it ("refund RF-1 of $480").
@@ -2229,6 +2261,39 @@ _PAIR_TOKEN: Final = lazy(r"[\w-]+")
 _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
+
+
+def _done_of(text: str, verbs: frozenset[str], objects: Iterable[str]) -> re.Match[str] | None:
+    """The first word of a clause that tells an operation done: the operation's own verb
+    done ("uploaded"), or a done word whose subject or complement is what the operation
+    acts on ("the coupon was applied", "delivered to the skipper"). What it acts on after
+    the word is its complement unless a list goes on first (", ", "and", "or": "put in
+    for 30 t and waits for the district engineer"); before it, its subject unless a new clause
+    begins between them ("fees worked out ... and the invoice"). Not an entity alone:
+    "INC-7 is marked resolved" tells no restart of INC-7's pods."""
+    wanted = tuple(objects)
+    named = (
+        [w.start() for w in _WORD.finditer(text) if names_object((w.group().lower(),), wanted)]
+        if wanted
+        else []
+    )
+    for match in _TOLD_DONE.finditer(text):
+        done = match.group("done").lower()
+        if done in _NOT_DONE or V.status_family(done) not in _DONE_FAMILIES:
+            continue
+        if _QUANTITY_AFTER.match(text, match.end("done")):
+            continue  # "worked out at $21,634.31": an amount, no outcome
+        if any(is_done_form(done, verb) for verb in verbs):
+            return match
+        at = match.start("done")
+        if any(
+            not (_COORDINATED if place > at else _NEW_CLAUSE).search(
+                text, min(place, at), max(place, at)
+            )
+            for place in named
+        ):
+            return match
+    return None
 
 
 def _same_request(first: tuple[Any, ...], then: tuple[Any, ...]) -> bool:

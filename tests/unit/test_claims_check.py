@@ -1090,6 +1090,13 @@ def test_a_status_word_before_a_capitalised_object_is_what_was_returned() -> Non
     assert CONTRADICTED not in [f.kind for f in told]
 
 
+def test_a_status_word_before_an_object_in_capitals_is_what_was_done() -> None:
+    index = evidence('{"release": "REL-2140", "status": "rolled_back"}')
+    told = check_summary("REL-2140 passed CI on the second run.", index)
+    assert CONTRADICTED not in [f.kind for f in told]
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("REL-2140 passed.", index))
+
+
 def test_a_status_heading_over_a_paragraph_is_prose_not_a_field() -> None:
     recap = (
         "QL-C status: RFI-0138 overdue, RFI-0142 and RFI-0144 open. INS-2232 failed "
@@ -2085,3 +2092,54 @@ def test_the_ends_of_a_range_written_with_two_dots_are_found() -> None:
     assert kinds(check_summary("It bills up to 2026-12-02.", index)) == [
         (UNSUPPORTED, "2026-12-02")
     ]
+
+
+def test_a_done_word_is_told_of_what_the_operation_acts_on_not_of_the_next_clause() -> None:
+    notify = ("district_notify", {"district": "north", "text": "LP-3318 posting"})
+    refused = _index_of(*_call_and_result(*notify, '{"ok": false, "error": "not_in_channel"}'))
+    for said in (
+        # the district is what "waits for" names, not what was put in
+        "The posting LP-3318 has been put in for 30 t and waits for the district engineer.",
+        # "worked out at" is an amount, and the district is a new clause's subject
+        "The fees worked out at $21,634.31 and the district has the figures.",
+    ):
+        assert CONTRADICTED not in [f.kind for f in check_summary(said, refused)], said
+    for said in (
+        "The update was posted and the district is informed.",
+        "The district was informed.",
+    ):
+        assert (CONTRADICTED, "succeeded") in kinds(check_summary(said, refused)), said
+
+
+def test_a_status_of_a_noun_beside_the_entity_is_that_nouns() -> None:
+    index = evidence('{"employee": "E-10428", "status": "PENDING_APPROVAL"}')
+    for said in ("1 returned (E-10428, account closed).", "E-10428 was returned (closed account)."):
+        assert CONTRADICTED not in [f.kind for f in check_summary(said, index)], said
+    assert (CONTRADICTED, "resolved") in kinds(check_summary("E-10428 is closed.", index))
+
+
+def test_a_status_right_after_an_amount_is_the_amounts() -> None:
+    index = evidence('{"invoice": "INV-7731", "status": "paid"}')
+    said = "INV-7731 is 61,50 € unpaid."
+    assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
+    assert (CONTRADICTED, "unpaid") in kinds(check_summary("INV-7731 is unpaid.", index))
+
+
+def test_an_amount_in_a_bracket_is_not_the_next_entitys() -> None:
+    index = evidence(
+        '{"code": "D3330", "status": "approved"}',
+        '{"code": "D2740", "status": "pending", "patient_share": "$1,385.00"}',
+        "Estimated share of the approved crown: $196.80",
+    )
+    said = "D3330 approved (her share $196.80), D2740 pending."
+    assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
+    said = "D3330 approved, D2740 pending (her share $196.80)."
+    assert (CONTRADICTED, "USD 196.8") in kinds(check_summary(said, index))
+
+
+def test_an_amount_after_a_quantity_and_at_is_a_unit_price() -> None:
+    index = evidence('{"po": "PO-40918", "total": "EUR 13195.00"}')
+    said = "1,450 kg at EUR 9,10 from Valsorte, PO-40918."
+    assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
+    # an id's digits before "at" are no quantity
+    assert (CONTRADICTED, "EUR 9.1") in kinds(check_summary("PO-40918 at EUR 9,10.", index))
