@@ -987,6 +987,11 @@ class _Check:
                 return False  # a plan or a condition: "will clear once the change is paid"
             if _REPORTED.match(after) or _TRANSITIVE.match(after):
                 return False  # "returned 503", "approved the file": what one did, not a state
+            if _CALL_CODE.match(self.summary, claim.end):
+                return False  # "refused (409)", "refused with a 422": a call's answer
+            named = _NAMED_OBJECT.match(self.summary, claim.end)
+            if named is not None and named.start("id") != entity.start:
+                return False  # "triggered alert FA-0417": what the subject did to the alert
             if _HEDGED.search(self.summary, max(clause[0], claim.start - 12), claim.start):
                 return False  # "mostly worked": part of it did
             if _SAVE_FOR.match(self.summary, claim.end, claim.end + 48):
@@ -2121,6 +2126,17 @@ _ATTRIBUTIVE: Final = lazy(r"\b(?:the|a|an|this|that|each|every|its|their)\s{1,3
 _NOUN_CLOSES: Final = lazy(r"[ \t]{1,3}[a-z]{3,30}\)")
 #: After a status word, what makes it a verb of reporting: "returned 503", "answered 401".
 _REPORTED: Final = lazy(r"\s{1,3}(?:an? |with |HTTP |code |status )?\d")
+#: After a status word, the HTTP status a call got back: "was refused (409)", "refused with
+#: a 422", "port-in refused, 422 NP-117". The word tells what the call got, not the state
+#: the thing is in (a room refused to one booking is held by another).
+_CALL_CODE: Final = lazy(
+    r"[ \t]{0,2}[,(]?[ \t]{0,2}(?:with[ \t]{1,3})?(?:an?[ \t]{1,3})?(?:HTTP[ \t]{1,3})?"
+    r"[45]\d\d(?![\d%]|[.,]\d)"
+)
+#: After a status word, a noun and the id of what it names: the word is what the subject
+#: did to that thing ("authorised and triggered alert FA-20261201-0417"), the thing's own
+#: state only ("accepted referral REF-25258").
+_NAMED_OBJECT: Final = lazy(r"[ \t]{1,3}[a-z]{3,20}[ \t]{1,3}(?P<id>[A-Z][A-Za-z]{0,7}[-_]?\d)")
 #: After a status word, an object: the word is what the subject did to it ("DU approved
 #: the file", "The Work Number returned no record"), not the state of an entity.
 _TRANSITIVE: Final = lazy(

@@ -2143,3 +2143,26 @@ def test_an_amount_after_a_quantity_and_at_is_a_unit_price() -> None:
     assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
     # an id's digits before "at" are no quantity
     assert (CONTRADICTED, "EUR 9.1") in kinds(check_summary("PO-40918 at EUR 9,10.", index))
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["PAY-7731 was refused (409) and PAY-7740 used instead.", "PAY-7731 refused, 422 NP-117.",
+     "PAY-7731 was refused with a 422."],
+)  # fmt: skip
+def test_a_status_with_the_http_code_a_call_got_is_the_calls(said: str) -> None:
+    index = evidence('{"payment": "PAY-7731", "status": "paid"}')
+    assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
+    assert (CONTRADICTED, "rejected") in kinds(check_summary("PAY-7731 was refused.", index))
+
+
+def test_a_status_before_a_noun_and_its_id_is_what_was_done_to_that_thing() -> None:
+    index = evidence(
+        '{"transaction": "TX-90425774", "status": "declined"}',
+        '{"referral": "REF-25258", "status": "pending"}',
+    )
+    said = "TX-90425774 was authorised and triggered alert FA-20261201-0417."
+    assert (CONTRADICTED, "open") not in kinds(check_summary(said, index))
+    # the thing named after the noun is what the word is about: its own state
+    said = "Nephrology has accepted referral REF-25258."
+    assert CONTRADICTED in [f.kind for f in check_summary(said, index)]
