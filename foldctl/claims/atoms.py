@@ -641,7 +641,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ("B_hash", r"(?<![\w-])(?=[0-9]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])", "DL"),
     (
         "B_num",
-        rf"(?<![\w.:/\#$€£¥@-])(?P<num>{_NUM_DECIMAL_COMMA}|{_NUM}|(?i:{_WORDNUM})\b)"
+        rf"(?<![\w.:/\#$€£¥@…-])(?P<num>{_NUM_DECIMAL_COMMA}|{_NUM}|(?i:{_WORDNUM})\b)"
         rf"(?P<unit>{_UNIT})?(?![\w])"
         r"(?=(?: (?P<w1>[A-Za-z][A-Za-z-]*)(?: (?P<w2>[A-Za-z][A-Za-z-]*))?)?)",
         "DUL",
@@ -2293,6 +2293,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("backup bkp-20260611-0200", ((ID, "BKP202606110200"),)),
     ("pod checkout-api-7d9f8b6c4-9mzlt", ((ID, "CHECKOUTAPI7D9F8B6C49MZLT"),)),
     ("CI run 8812345678", ((ID, "#8812345678"),)),
+    ("the first box (…8203)", ()),  # an id's last digits, not a number
     ("421.3GB", ((QUANTITY, "421.3 GB"),)),
     ("2.40 kg", ((QUANTITY, "2.4 kg"),)),
     ("38 min 41 s", ((DURATION, "2321"),)),

@@ -129,6 +129,13 @@ def test_small_bare_numbers_are_not_atoms() -> None:
     assert extract_atoms("Summary 6 of 7 (rev. 2)") == []
 
 
+def test_the_last_digits_of_an_id_after_an_ellipsis_are_no_number() -> None:
+    # "the first (…8203)": the end of a container number, as "...8203" already was
+    for told in ("The first box (…8203) has cleared.", "The first box (...8203) has cleared."):
+        assert [a.text for a in extract_atoms(told) if a.kind == A.NUMBER] == [], told
+    assert [a.text for a in extract_atoms("Box 8203 has cleared.") if a.kind == A.NUMBER]
+
+
 def test_rounded_figures_are_not_values() -> None:
     assert [a.kind for a in extract_atoms("about 1.2 million rows")] == []
 
