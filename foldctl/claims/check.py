@@ -851,12 +851,15 @@ class _Check:
         """Whether ``claim`` is in a bracket that closes before ``entity``: an aside about
         what came before it ("D3330 approved (her share $196.80), D2740 pending"), which
         the entity after it may bear out but does not contradict."""
-        opened = self.summary.rfind("(", max(0, claim.start - 60), claim.start)
         return (
-            opened >= 0
-            and ")" not in self.summary[opened : claim.start]
+            self._open_bracket(claim.start) is not None
             and ")" in self.summary[claim.end : entity.start]
         )
+
+    def _open_bracket(self, at: int) -> int | None:
+        """Where the bracket that is still open at ``at`` opens (within 60 characters)."""
+        opened = self.summary.rfind("(", max(0, at - 60), at)
+        return None if opened < 0 or ")" in self.summary[opened:at] else opened
 
     def _a_code(self, entity: Atom) -> bool:
         """Whether an id is a code the summary gives as a reason or an error ("reason
@@ -873,10 +876,8 @@ class _Check:
         """Whether ``entity`` is in brackets after a state, closed before ``claim``: what
         the state is about, not the clause's subject ("SK-0915 is held (WH-3307) and
         retimed to 14:30"; not "sessions-redis (bk-90d4c7e3) failed": the name's id)."""
-        opened = self.summary.rfind("(", max(0, entity.start - 60), entity.start)
-        if opened < 0 or ")" in self.summary[opened : entity.start]:
-            return False
-        if ")" not in self.summary[entity.end : claim.start]:
+        opened = self._open_bracket(entity.start)
+        if opened is None or ")" not in self.summary[entity.end : claim.start]:
             return False
         words = _phrase_words(self.summary, opened)
         return bool(words) and (
@@ -1017,11 +1018,6 @@ class _Check:
                 return False  # a booking is scheduled for its date: the booking went through
             if self._another_subject(claim, entity):
                 return False
-            if any(
-                a.kind == A.MONEY and not self.summary[a.end : claim.start].strip()
-                for a in self._atoms_in(max(clause[0], claim.start - 40), claim.start)
-            ):
-                return False  # "61,50 € open against a 50,00 € limit": the amount's state
             if self._own_subject(claim, entity):
                 return False  # "E-10428 bounced because his account is closed": the account
             said_family = V.FAMILIES.get(claim.value)
@@ -1078,11 +1074,16 @@ class _Check:
         )
 
     def _own_subject(self, claim: Atom, entity: Atom) -> bool:
-        """Whether a status has a noun of its own just before it ("his account is closed",
-        "sequencer booked", "claims 1-14 rejected"): it is that thing's state, not the
-        entity's, unless the noun is what the summary calls the entity ("order SO-1 ... the
-        order shipped")."""
+        """Whether a status has a subject of its own just before it: a noun ("his account
+        is closed", "sequencer booked", "claims 1-14 rejected"), unless it is what the
+        summary calls the entity ("order SO-1 ... the order shipped"), or an amount ("61,50
+        € open against a 50,00 € limit"). It is that thing's state, not the entity's."""
         clause = self._clause_of(claim)
+        if any(
+            a.kind == A.MONEY and not self.summary[a.end : claim.start].strip()
+            for a in self._atoms_in(max(clause[0], claim.start - 40), claim.start)
+        ):
+            return True
         subject = _SUBJECT_BEFORE.search(
             self.summary, max(clause[0], claim.start - 40), claim.start
         )
