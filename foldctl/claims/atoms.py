@@ -802,8 +802,10 @@ def summary_atoms(summary: str) -> tuple[Atom, ...]:
     """The atoms of a summary, kept: choosing what to index and checking both read them.
 
     Beyond :func:`extract_atoms`, a summary's people: a title and a name (``Dr. Lena
-    Moreau``), or two capitalised words after a word that introduces a person (``escalated
-    to Gregor Halvorsen``, ``reviewed by ...``, ``owner ...``)."""
+    Moreau``), two capitalised words after a word that introduces a person (``escalated
+    to Gregor Halvorsen``, ``reviewed by ...``, ``owner ...``, a trade: ``their driver,
+    ...``), or before what a person is to do or the team a person is of (``Jonas Weber
+    will apply it``, ``Priya Raman from sales-data``)."""
     atoms = extract_atoms(summary)
     names = [
         a
@@ -823,7 +825,15 @@ PERSON_CUES: Final = frozenset(
         "engineer inspector auditor supervisor technician analyst admin director head nurse "
         "doctor pilot captain recruiter coordinator planner controller approver candidate "
         "representative rep colleague agent tenant landlord student instructor teacher "
-        "pinged emailed messaged mailed contacted notified informed phoned texted"
+        "pinged emailed messaged mailed contacted notified informed phoned texted "
+        # people by their trade or role, and by duty ("the technician on call, ...")
+        "operator driver courier foreman clerk cashier guard warden surveyor broker advisor "
+        "adviser counsel attorney lawyer solicitor notary accountant mechanic electrician "
+        "plumber chef host examiner assessor adjuster underwriter registrar trainer coach "
+        "therapist surgeon physician dentist vet pharmacist paramedic caregiver carer "
+        "handler steward ranger keeper call duty shift installer assistant paralegal "
+        "superintendent buyer patroller optician marshal clinician hygienist secretary "
+        "receptionist scheduler foreperson crew"
     )
 )
 #: Capitalised words that are no part of a person's name.
@@ -838,7 +848,9 @@ _NOT_NAMES: Final = frozenset(
     )
 )
 #: A word of a name: a capital, then lower-case letters, accented ones too ("Krüger").
-_NAME_WORD: Final = "[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{1,20}"
+_CAPITAL: Final = "[A-ZÀ-ÖØ-Þ]"
+_LOWER_RUN: Final = "[a-zß-öø-ÿ]{1,20}"
+_NAME_WORD: Final = _CAPITAL + _LOWER_RUN
 _NAME: Final = lazy(
     rf"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>{_NAME_WORD}(?: {_NAME_WORD}){{0,2}})"
     rf"|(?P<cue>[A-Za-z]{{2,12}})[:,]? (?P<cued>{_NAME_WORD} {_NAME_WORD}"
@@ -848,6 +860,16 @@ _NAME: Final = lazy(
     r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
     r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )
+#: Anywhere, two capitalised words before what a person is to do ("... where Jonas Weber
+#: will apply it"), or before the team a person is of ("Priya Raman from sales-data",
+#: "Rui Matos in finance").
+_NAME_BEFORE_ROLE: Final = lazy(
+    # the capital first, then what is before it: the search skips to capitals (5x faster)
+    rf"{_CAPITAL}(?<![\w&]{_CAPITAL}){_LOWER_RUN} {_NAME_WORD}"
+    r"(?= (?:will|has to|needs to|must|is to)\b| (?:from|at|in|of) (?!the\b)[a-z][a-z-]{1,30}\b)"
+)
+#: A capitalised word or an ampersand just before a place: a name goes on before it.
+_NAMED_BEFORE: Final = lazy(r"(?:[A-Z][\w'.-]{0,20}|&)[ \t]$")
 
 
 def name_atoms(text: str) -> list[Atom]:
@@ -865,6 +887,15 @@ def name_atoms(text: str) -> list[Atom]:
         name = " ".join(words)
         start = m.start(group)
         found.append(Atom(NAME, name, name, start, start + len(name)))
+    for m in _NAME_BEFORE_ROLE.finditer(text):
+        if _NAMED_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+            continue  # the end of a longer name: "Rhein Power AG", "Morrow & Gale"
+        words = m.group().split(" ")
+        if words[0] in _NOT_NAMES or words[-1] in _NOT_NAMES:
+            continue
+        if not any(a.start < m.end() and m.start() < a.end for a in found):
+            found.append(Atom(NAME, m.group(), m.group(), m.start(), m.end()))
+    found.sort(key=lambda a: a.start)
     return found
 
 

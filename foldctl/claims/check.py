@@ -586,6 +586,16 @@ class _Check:
         shares = self._shares(atom, sentence) if atom.kind == A.MONEY else []
         if own and D.derivable(value, own, percent=percent, places=places, shares=shares):
             return True
+        # a sum the sentence writes out: "net 504 points (108 + 177 + 266 - 47)"
+        if D.written_out(value, self.summary[sentence[0] : sentence[1]], places=places):
+            return True
+        if not percent and self._phrase(atom, sentence) != sentence:
+            # an amount of the sentence's other parts: "total 24.632,20 across A
+            # (5.467,00), B (13.225,20) and C (5.940,00); 18.692,20 of that is posted"
+            # (a share is of its own part: "41.2 of 50, is 82.4%")
+            whole = D.numbers_in(self._numbers_text(atom, sentence, whole=True), words=True)
+            if whole and D.derivable(value, whole, percent=percent, places=places):
+                return True
         if (
             atom.kind not in (A.MONEY, A.NUMBER, A.PERCENT)
             and not self._of_total(atom)
@@ -633,11 +643,12 @@ class _Check:
                 found[position] = None
         return list(found)
 
-    def _numbers_text(self, atom: Atom, sentence: tuple[int, int]) -> str:
-        """The part of the sentence that holds ``atom`` (between semicolons), with the atom
-        and every value that is no quantity (an id, a date, a time, a version, an address)
-        blanked out: the numbers it can be worked out from."""
-        start, end = self._phrase(atom, sentence)
+    def _numbers_text(self, atom: Atom, sentence: tuple[int, int], *, whole: bool = False) -> str:
+        """The part of the sentence that holds ``atom`` (between semicolons; with
+        ``whole``, the sentence), with the atom and every value that is no quantity (an id,
+        a date, a time, a version, an address) blanked out: the numbers it can be worked
+        out from."""
+        start, end = sentence if whole else self._phrase(atom, sentence)
         text = list(self.summary[start:end])
         for other in self._atoms_in(start, end):
             if other is atom or other.kind not in _NUMERIC:
@@ -746,11 +757,23 @@ class _Check:
                     or (a.kind == A.TIME and entities)
                 )
             ]
+            # a time of an event the clause names ("an ERROR at 07:45:02"): the event's
+            claims = [
+                (i, a)
+                for i, a in claims
+                if a.kind != A.TIME
+                or not _EVENT_AT.search(self.summary, max(clause_start, a.start - 24), a.start)
+            ]
             if not claims:
                 continue
             if entities and _TOGETHER.search(self.summary, clause_start, clause_end):
                 claims = [(i, a) for i, a in claims if a.kind not in (A.MONEY, A.QUANTITY)]
-            claims = [(i, a) for i, a in claims if a.kind != A.MONEY or self._sole_amount(a)]
+            # an amount that is a difference ("USD 660.00 more than FQ-3370") is no one's
+            claims = [
+                (i, a)
+                for i, a in claims
+                if a.kind != A.MONEY or (self._sole_amount(a) and not self._margin(a))
+            ]
             if not entities and any(a.kind in (A.STATUS, A.LEVEL) for _, a in claims):
                 entities = self._named_rows(clause_start, clause_end, claims)
             if entities:
@@ -2171,6 +2194,12 @@ _SHARE_OF: Final = lazy(
     r"\s{1,3}(?:[A-Za-z]{2,12}\s{1,3})?(?:of|on|over|above|below|under|more|less|fewer|up|down|"
     r"higher|lower)\b",
     re.I,
+)
+#: Before a time, an event of a log or a monitor it is the time of ("an ERROR at 07:45:02",
+#: "the alarm at 22:49", "a WARN (06:12)").
+_EVENT_AT: Final = lazy(
+    r"(?i)\b(?:error|errors|warn|warning|fatal|critical|alarm|alert|fault|crash|crashed|"
+    r"exception|panic|trip|tripped|break)[ \t]{1,3}(?:at|@|\()[ \t]{0,2}$"
 )
 #: Before a number, what makes it a difference ("by 5.5 points").
 _BY: Final = lazy(r"\b(?:by|saved?|saves|saving)\s{1,3}(?:about\s|some\s|another\s)?$")

@@ -74,6 +74,40 @@ _NUMBER_WORD: Final = lazy(
 )
 
 
+#: Numbers joined by a plus or a minus with a space on each side ("108 + 177 + 266 - 47"):
+#: a sum the summary writes out. A hyphen with no spaces joins a range or an id, not this.
+_WRITTEN_SUM: Final = lazy(
+    r"(?<![\w.,\u2212-])\d[\d,.]{0,15}(?:[ \t]{1,3}[+\u2212-][ \t]{1,3}\d[\d,.]{0,15}){1,11}(?!\w)"
+)
+_TERM: Final = lazy(r"([+\u2212-]?)[ \t]{0,3}(\d[\d,.]{0,15})")
+
+
+def written_out(value: Decimal, text: str, *, places: int) -> bool:
+    """Whether ``value`` (written with ``places`` decimals) is a sum the text writes out
+    with ``+`` and ``-`` between its numbers ("net 504 points (108 + 177 + 266 - 47)")."""
+    if not any(sign in text for sign in ("+", " -", "\t-", "\u2212")):
+        return False  # no sum written out: the common case, told without a search
+    tolerance = Decimal(5) * Decimal(10) ** (-(places + 1))
+    return any(abs(total - value) <= tolerance for total in _written_sums(text))
+
+
+def _written_sums(text: str) -> list[Decimal]:
+    """The value of each sum the text writes out, the first few."""
+    found: list[Decimal] = []
+    for m in _WRITTEN_SUM.finditer(text[:20_000]):
+        total = Decimal(0)
+        for sign, number in _TERM.findall(m.group()):
+            value = A.to_decimal(number.rstrip(".,"), grouped=True)
+            if value is None:
+                break
+            total += -value if sign in ("-", "\u2212") else value
+        else:
+            found.append(total)
+        if len(found) >= 8:
+            break
+    return found
+
+
 def derived_cue(clause: str, start: int, end: int) -> str | None:
     """What the clause says a number is (``a total``...), when it says it is derived."""
     hit = _CUES.search(clause.lower())

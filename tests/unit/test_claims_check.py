@@ -2166,3 +2166,78 @@ def test_a_status_before_a_noun_and_its_id_is_what_was_done_to_that_thing() -> N
     # the thing named after the noun is what the word is about: its own state
     said = "Nephrology has accepted referral REF-25258."
     assert CONTRADICTED in [f.kind for f in check_summary(said, index)]
+
+
+# --------------------------------------------------------------------------- round 62
+
+
+def test_a_number_worked_out_from_another_part_of_its_sentence_is_worked_out() -> None:
+    index = evidence(
+        "ACR-1107  freight      5.467,00  posted",
+        "ACR-1108  electricity  13.225,20  posted",
+        *(f"step: C-0{n}\nstate: done" for n in range(1, 5)),
+    )
+    told = "ACR-1107 (5.467,00) and ACR-1108 (13.225,20) are in; {} of that is posted."
+    assert [f.kind for f in check_summary(told.format("18.692,20"), index)] == [UNVERIFIED]
+    assert [f.kind for f in check_summary(told.format("18.962,20"), index)] == [UNSUPPORTED]
+
+
+def test_a_sum_the_summary_writes_out_is_worked_out() -> None:
+    index = evidence(
+        "member: M-48\nTX-1  earn  EUR 108,00\nTX-2  earn  EUR 177,00\n"
+        "TX-3  earn  EUR 266,00\nTX-4  return  EUR -47,00"
+    )
+    told = "M-48 is owed EUR {} (108 + 177 + 266 - 47)."
+    assert [f.kind for f in check_summary(told.format("504,00"), index)] == [UNVERIFIED]
+    assert [f.kind for f in check_summary(told.format("514,00"), index)] == [UNSUPPORTED]
+    # a hyphen with no space on each side is a range or an id, never a minus
+    said = "M-48 is owed EUR 504,00 (108 + 177 + 266-47)."
+    assert [f.kind for f in check_summary(said, index)] == [UNSUPPORTED]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Lakeside's operator, Ana Ferreira, will meet the family.",
+        "The technician on call, Ana Ferreira, has to go to Central.",
+        "It is with buyer Ana Ferreira now.",
+        "The receipt is with AR, where Ana Ferreira will apply it.",
+        "The change waits on Ana Ferreira from sales-data.",
+        "Ana Ferreira in finance has to sign it off.",
+    ],
+)
+def test_a_person_named_by_a_trade_or_a_team_is_a_name(summary: str) -> None:
+    assert kinds(check_summary(summary, evidence("owner: j.okafor@example.org"))) == [
+        (UNSUPPORTED, "Ana Ferreira")
+    ]
+    backed = evidence("owner: Ana Ferreira (ana.ferreira@example.org)")
+    assert kinds(check_summary(summary, backed)) == []
+
+
+@pytest.mark.parametrize(
+    "summary",
+    ["Rhein Power AG will deliver on Friday.", "Morrow & Gale Legal will file it.",
+     "Stadtwerke Bochum in November billed twice."],
+)  # fmt: skip
+def test_the_end_of_a_longer_name_or_a_month_is_no_person(summary: str) -> None:
+    assert [f.atom_kind for f in check_summary(summary, evidence("ok"))] == []
+
+
+def test_an_amount_that_is_a_difference_is_no_amount_of_the_entity() -> None:
+    index = evidence(
+        '{"quote": "FQ-3307", "total": "USD 5,840.00"}',
+        '{"quote": "FQ-3370", "total": "USD 5,180.00"}',
+    )
+    said = "FQ-3307 is USD 660.00 more for the four boxes than FQ-3370 would have been."
+    assert CONTRADICTED not in [f.kind for f in check_summary(said, index)]
+    assert (CONTRADICTED, "USD 660") in kinds(check_summary("FQ-3307 is USD 660.00.", index))
+
+
+def test_a_time_of_an_event_the_clause_names_is_the_events() -> None:
+    index = evidence(
+        "TICKET       IN     STATUS\nWB-26-40952  13:20  pending_assay",
+        "2026-12-03 07:45:02 ERROR xrf-02 shot 6 detector saturated, discarded",
+    )
+    said = "WB-26-40952 was downgraded, with an ERROR at 07:45:02 for shot 6."
+    assert "07:45:02" not in [f.atom for f in check_summary(said, index)]
+    assert CONTRADICTED in [f.kind for f in check_summary("WB-26-40952 came in at 07:45.", index)]
