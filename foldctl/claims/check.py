@@ -208,8 +208,11 @@ def sentences(text: str) -> list[tuple[int, int]]:
             words = _LAST_TOKEN.findall(text[max(begin, match.start() - 40) : match.start()])
             last = words[-1].lower() if words else ""
             after_number = text[max(begin, match.start() - len(last) - 2) : match.start()][:1]
+            # an initial stands alone ("J. Smith"), not at the end of a name ("#shed-b.")
+            joined = text[max(0, match.start() - len(last) - 1) : match.start() - len(last)]
+            initial = len(last) == 1 and last.isalpha() and joined not in ("-", "/", "#")
             if (
-                (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()))
+                (last in _ABBREVIATIONS or initial)
                 and not after_number.isdigit()  # "in 840 ms." and "after 11 s." end a sentence
                 # "no." and "fig." abbreviate only before their number: "the DPO said no."
                 and not (
@@ -1815,6 +1818,8 @@ class _Check:
             names = frozenset(_SNAKE.findall(lowered))
             planned = _PLANNED.search(text) is not None
             in_order = re.findall(r"[a-z]+", lowered)
+            if _CHANNEL_NAME.search(text):
+                in_order.append("channel")  # "#district-north": a channel by its name
             words = frozenset(in_order)
             found.append(
                 _Mention(
@@ -2201,6 +2206,8 @@ _EVENT_AT: Final = lazy(
     r"(?i)\b(?:error|errors|warn|warning|fatal|critical|alarm|alert|fault|crash|crashed|"
     r"exception|panic|trip|tripped|break)[ \t]{1,3}(?:at|@|\()[ \t]{0,2}$"
 )
+#: A chat channel by its name: ``#pm2-shift``, ``#district-north-structures``.
+_CHANNEL_NAME: Final = lazy(r"(?<![\w#&])#[a-z][a-z0-9_-]{1,60}")
 #: Before a number, what makes it a difference ("by 5.5 points").
 _BY: Final = lazy(r"\b(?:by|saved?|saves|saving)\s{1,3}(?:about\s|some\s|another\s)?$")
 #: After a number (and its unit or noun), a word of comparison: the number is a difference.

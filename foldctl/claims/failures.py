@@ -475,16 +475,20 @@ MENTION_TERMS: Final[dict[str, str]] = {
     "unavailable": r"unavailable|(?:is|was|were|are|went) (?:offline|off-line)|"
     r"(?:is|was|went) down|outage|unreachable|gone|"
     r"no longer available|not (?:be )?delivered|undeliver\w*|bounced|"
-    r"connection (?:reset|refused)|bad gateway|" + _code("500|502|503"),
+    r"connection (?:reset|refused)|bad gateway|(?:too|very) busy|overloaded|over capacity|"
+    + _code("500|502|503"),
     "invalid": r"invalid|validation|malformed|bad request|"
     r"(?:below|under|above|over) (?:the |a )?(?:minimum|maximum)|"
     r"(?:has|have|had|must|needs?) (?:to )?be at (?:least|most)|"
     r"too (?:long|short|large|big|small|many|few|high|low)\b|" + _code("400|422"),
     "failed": r"fail\w*|crash\w*|broke\w*|errored|unsuccessful|could(?:n't| not)|unable|cannot|"
+    # a log's level as the log writes it: "the sync logged an ERROR" (not "an error rate")
+    r"(?-i:ERRORS?|FATAL)\b|"
     r"g[ai]ve up|gives up|choked|"
     r"died|dies|out[\s-]of[\s-]memory|f[ae]ll(?:s|ing)? over|never got\b|not reached|"
     r"emergency stop|e-stop\w*|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
+    r"(?:on|at|in) (?:the |its |a )?(?:second|2nd|third|3rd|next) (?:go|try|attempt|pass)|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
     r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid|"

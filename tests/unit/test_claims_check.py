@@ -26,6 +26,7 @@ from foldctl.claims import (
 )
 from foldctl.claims import failures as F
 from foldctl.claims.atoms import summary_atoms
+from foldctl.claims.check import sentences
 from tools.claims_corpus import build_corpus, case_evidence, findings_of, index_case
 from tools.claims_corpus.written import load_families
 from tools.claims_heldout import case_findings
@@ -2241,3 +2242,60 @@ def test_a_time_of_an_event_the_clause_names_is_the_events() -> None:
     said = "WB-26-40952 was downgraded, with an ERROR at 07:45:02 for shot 6."
     assert "07:45:02" not in [f.atom for f in check_summary(said, index)]
     assert CONTRADICTED in [f.kind for f in check_summary("WB-26-40952 came in at 07:45.", index)]
+
+
+# --------------------------------------------------------------------------- round 63
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "result", "told"),
+    [
+        (
+            "diversion_activate",
+            {"route": "14"},
+            "HTTP/1.1 503 Service Unavailable",
+            "The dispatch system was too busy to take the diversion at first.",
+        ),
+        (
+            "diversion_activate",
+            {"route": "14"},
+            "HTTP/1.1 503 Service Unavailable",
+            "The dispatch system took the diversion on the second go.",
+        ),
+        (
+            "ops_post",
+            {"channel": "#ops-morning"},
+            '{"ok": false, "error": "not_in_channel"}',
+            "Nothing reached the team: the bot is not in #ops-morning.",
+        ),
+        (
+            "run_shell",
+            {"command": "vetlink sync --lab idexx"},
+            "2026-12-02T10:31:09 ERROR IDX-7730419 rejected: OBX-6 units missing\nexit code 0",
+            "The IDEXX sync logged an ERROR.",
+        ),
+    ],
+)
+def test_an_error_told_in_everyday_words_is_mentioned(
+    tool: str, args: dict[str, Any], result: str, told: str
+) -> None:
+    index = _index_of(
+        *_call_and_result(tool, args, result),
+        *_call_and_result(
+            "sms_send", {"to": "+44 7700 900123"}, '{"ok": false, "error": "carrier"}'
+        ),
+    )
+    sms = "The SMS to the rider failed."
+    assert DROPPED not in [f.kind for f in check_summary(f"{told} {sms}", index)]
+    assert DROPPED in [
+        f.kind for f in check_summary(f"The diversion and the sync ran. {sms}", index)
+    ]
+
+
+def test_a_letter_at_the_end_of_a_name_is_no_initial() -> None:
+    text = "The plan is posted to #planning-shed-b. Marlow got a 409. Ask J. Smith."
+    assert [text[a:b] for a, b in sentences(text)] == [
+        "The plan is posted to #planning-shed-b.",
+        "Marlow got a 409.",
+        "Ask J. Smith.",
+    ]
