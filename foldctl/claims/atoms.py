@@ -851,22 +851,29 @@ _NOT_NAMES: Final = frozenset(
 _CAPITAL: Final = "[A-ZÀ-ÖØ-Þ]"
 _LOWER_RUN: Final = "[a-zß-öø-ÿ]{1,20}"
 _NAME_WORD: Final = _CAPITAL + _LOWER_RUN
+#: The small words inside a name ("Marleen de Groot", "Ana van der Berg").
+_PARTICLES: Final = "(?:(?:de|van|von|der|den|da|di|du|le|la|del|dos|ter|ten) ){0,2}"
 _NAME: Final = lazy(
     rf"\b(?:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.? (?P<titled>{_NAME_WORD}(?: {_NAME_WORD}){{0,2}})"
-    rf"|(?P<cue>[A-Za-z]{{2,12}})[:,]? (?P<cued>{_NAME_WORD} {_NAME_WORD}"
+    rf"|(?P<cue>[A-Za-z]{{2,16}})[:,]? (?P<cued>{_NAME_WORD} {_PARTICLES}{_NAME_WORD}"
     rf"(?: {_NAME_WORD})?))\b"
     # a sentence that starts with a person doing what people do ("Claire Dubois approved")
     rf"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=\n- )|(?<=\n\* ))(?P<lead>{_NAME_WORD} {_NAME_WORD})"
     r"(?= (?:approved|agreed|asked|said|confirmed|requested|signed|decided|replied|wrote|"
     r"rejected|declined|accepted|authori[sz]ed|signed off|will|from|of the)\b)"
 )
-#: Anywhere, two capitalised words before what a person is to do ("... where Jonas Weber
-#: will apply it"), or before the team a person is of ("Priya Raman from sales-data",
-#: "Rui Matos in finance").
+#: Anywhere, two capitalised words before what a person does or is to do ("... where
+#: Jonas Weber will apply it", "Dana Whitfield labeled the Z-pak", "(Martin Keller)
+#: rejected"), before the team a person is of ("Priya Raman from sales-data", "Rui Matos
+#: in finance") or before a role ("Katrin Vogelsang, Head of Payroll").
 _NAME_BEFORE_ROLE: Final = lazy(
     # the capital first, then what is before it: the search skips to capitals (5x faster)
     rf"{_CAPITAL}(?<![\w&]{_CAPITAL}){_LOWER_RUN} {_NAME_WORD}"
-    r"(?= (?:will|has to|needs to|must|is to)\b| (?:from|at|in|of) (?!the\b)[a-z][a-z-]{1,30}\b)"
+    r"(?= (?:will|has to|needs to|must|is to|[a-z]{3,}ed)\b"
+    r"| (?:from|at|in|of) (?!the\b)[a-z][a-z-]{1,30}\b"
+    r"|\) (?:[a-z]{3,}ed|will|has|had)\b"
+    r"|, (?:the |our |their )?(?i:head|manager|director|lead|chief|officer|supervisor|engineer"
+    r"|coordinator)\b)"
 )
 #: A capitalised word or an ampersand just before a place: a name goes on before it.
 _NAMED_BEFORE: Final = lazy(r"(?:[A-Z][\w'.-]{0,20}|&)[ \t]$")

@@ -2205,6 +2205,12 @@ def test_a_sum_the_summary_writes_out_is_worked_out() -> None:
         "The receipt is with AR, where Ana Ferreira will apply it.",
         "The change waits on Ana Ferreira from sales-data.",
         "Ana Ferreira in finance has to sign it off.",
+        # round 64: a longer trade word, a role after the name, a name in brackets
+        # before what the person did, a person doing anything
+        "I asked the owner's superintendent, Ana Ferreira, to approve it.",
+        "Ana Ferreira, Head of Payroll, needs to approve it.",
+        "The gate (Ana Ferreira) rejected the change.",
+        "The pills are ready; Ana Ferreira labeled the pack by hand.",
     ],
 )
 def test_a_person_named_by_a_trade_or_a_team_is_a_name(summary: str) -> None:
@@ -2299,3 +2305,11 @@ def test_a_letter_at_the_end_of_a_name_is_no_initial() -> None:
         "Marlow got a 409.",
         "Ask J. Smith.",
     ]
+
+
+def test_a_name_with_small_words_is_one_name() -> None:
+    said = "I rang the duty officer, Marleen de Groot, about the scan."
+    assert kinds(check_summary(said, evidence("owner: j.okafor@example.org"))) == [
+        (UNSUPPORTED, "Marleen de Groot")
+    ]
+    assert kinds(check_summary(said, evidence("officer: M. de Groot"))) == []
