@@ -80,6 +80,8 @@ _WRITTEN_SUM: Final = lazy(
     r"(?<![\w.,\u2212-])\d[\d,.]{0,15}(?:[ \t]{1,3}[+\u2212-][ \t]{1,3}\d[\d,.]{0,15}){1,11}(?!\w)"
 )
 _TERM: Final = lazy(r"([+\u2212-]?)[ \t]{0,3}(\d[\d,.]{0,15})")
+#: How many written-out sums of one text are worked out: the work stays bounded.
+_SUMS_READ: Final = 8
 
 
 def written_out(value: Decimal, text: str, *, places: int) -> bool:
@@ -92,7 +94,8 @@ def written_out(value: Decimal, text: str, *, places: int) -> bool:
 
 
 def _written_sums(text: str) -> list[Decimal]:
-    """The value of each sum the text writes out, the first few."""
+    """The value of each sum the text writes out, the first :data:`_SUMS_READ` of its
+    first 20,000 characters."""
     found: list[Decimal] = []
     for m in _WRITTEN_SUM.finditer(text[:20_000]):
         total = Decimal(0)
@@ -103,7 +106,7 @@ def _written_sums(text: str) -> list[Decimal]:
             total += -value if sign in ("-", "\u2212") else value
         else:
             found.append(total)
-        if len(found) >= 8:
+        if len(found) >= _SUMS_READ:
             break
     return found
 
