@@ -581,22 +581,23 @@ class _Check:
         numbers of two messages are combined, so a made-up value rarely works out, and
         the work per summary stays bounded."""
         sentence = _containing(self.sentences, self._sentence_starts, atom.start, clause)
-        # the sentence's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
-        own = D.numbers_in(self._numbers_text(atom, sentence), words=True)
+        phrase = self._phrase(atom, sentence)
+        # the phrase's own numbers, written as atoms or not ("41.2 of 50, is 82.4%")
+        own = D.numbers_in(self._numbers_text(atom, phrase), words=True)
         percent = atom.kind == A.PERCENT
         places = _places(atom)
         # an amount with a share of its phrase added or taken off ("350,90 EUR with 21 % VAT")
-        shares = self._shares(atom, sentence) if atom.kind == A.MONEY else []
+        shares = self._shares(phrase) if atom.kind == A.MONEY else []
         if own and D.derivable(value, own, percent=percent, places=places, shares=shares):
             return True
         # a sum the sentence writes out: "net 504 points (108 + 177 + 266 - 47)"
         if D.written_out(value, self.summary[sentence[0] : sentence[1]], places=places):
             return True
-        if not percent and self._phrase(atom, sentence) != sentence:
+        if not percent and phrase != sentence:
             # an amount of the sentence's other parts: "total 24.632,20 across A
             # (5.467,00), B (13.225,20) and C (5.940,00); 18.692,20 of that is posted"
             # (a share is of its own part: "41.2 of 50, is 82.4%")
-            whole = D.numbers_in(self._numbers_text(atom, sentence, whole=True), words=True)
+            whole = D.numbers_in(self._numbers_text(atom, sentence), words=True)
             if whole and D.derivable(value, whole, percent=percent, places=places):
                 return True
         if (
@@ -622,10 +623,10 @@ class _Check:
                 return True
         return False
 
-    def _shares(self, atom: Atom, sentence: tuple[int, int]) -> list[Decimal]:
-        """The percentages of the part of the sentence holding ``atom``, the first few."""
-        phrase = self._atoms_in(*self._phrase(atom, sentence))
-        return [Decimal(a.value) for a in phrase if a.kind == A.PERCENT][:_SHARES_TRIED]
+    def _shares(self, phrase: tuple[int, int]) -> list[Decimal]:
+        """The percentages of a part of a sentence, the first few."""
+        atoms = self._atoms_in(*phrase)
+        return [Decimal(a.value) for a in atoms if a.kind == A.PERCENT][:_SHARES_TRIED]
 
     def _about(self, atom: Atom, sentence: tuple[int, int]) -> list[int]:
         """The last message to name each entity of the part of the sentence holding
@@ -646,12 +647,11 @@ class _Check:
                 found[position] = None
         return list(found)
 
-    def _numbers_text(self, atom: Atom, sentence: tuple[int, int], *, whole: bool = False) -> str:
-        """The part of the sentence that holds ``atom`` (between semicolons; with
-        ``whole``, the sentence), with the atom and every value that is no quantity (an id,
-        a date, a time, a version, an address) blanked out: the numbers it can be worked
-        out from."""
-        start, end = sentence if whole else self._phrase(atom, sentence)
+    def _numbers_text(self, atom: Atom, span: tuple[int, int]) -> str:
+        """The text of ``span`` (the part of the sentence that holds ``atom``, or the
+        sentence) with the atom and every value that is no quantity (an id, a date, a
+        time, a version, an address) blanked out: the numbers it can be worked out from."""
+        start, end = span
         text = list(self.summary[start:end])
         for other in self._atoms_in(start, end):
             if other is atom or other.kind not in _NUMERIC:
@@ -755,28 +755,25 @@ class _Check:
                 if i not in found
                 and not (a.kind == A.STATUS and self._counted(a, clause_start))
                 and (
-                    a.kind in (A.STATUS, A.MONEY, A.LEVEL)
+                    a.kind in (A.STATUS, A.LEVEL)
+                    # an amount among several, or a difference ("USD 660.00 more than
+                    # FQ-3370"), is no one's
+                    or (a.kind == A.MONEY and self._sole_amount(a) and not self._margin(a))
                     or (a.kind == A.DATE and (len(a.value) == 10 or a.value.startswith("--")))
-                    or (a.kind == A.TIME and entities)
+                    # a time of an event the clause names ("an ERROR at 07:45:02"): the event's
+                    or (
+                        a.kind == A.TIME
+                        and bool(entities)
+                        and not _EVENT_AT.search(
+                            self.summary, max(clause_start, a.start - 24), a.start
+                        )
+                    )
                 )
-            ]
-            # a time of an event the clause names ("an ERROR at 07:45:02"): the event's
-            claims = [
-                (i, a)
-                for i, a in claims
-                if a.kind != A.TIME
-                or not _EVENT_AT.search(self.summary, max(clause_start, a.start - 24), a.start)
             ]
             if not claims:
                 continue
             if entities and _TOGETHER.search(self.summary, clause_start, clause_end):
                 claims = [(i, a) for i, a in claims if a.kind not in (A.MONEY, A.QUANTITY)]
-            # an amount that is a difference ("USD 660.00 more than FQ-3370") is no one's
-            claims = [
-                (i, a)
-                for i, a in claims
-                if a.kind != A.MONEY or (self._sole_amount(a) and not self._margin(a))
-            ]
             if not entities and any(a.kind in (A.STATUS, A.LEVEL) for _, a in claims):
                 entities = self._named_rows(clause_start, clause_end, claims)
             if entities:
@@ -1652,7 +1649,7 @@ class _Check:
             text = self.summary[clause_start:clause_end]
             if _DOUBT.search(text):
                 continue
-            match = _done_of(text, verbs, objects if names_object(mention.words, objects) else ())
+            match = _done_of(text, verbs, objects)
             if match is not None:
                 at = clause_start + match.start("done")
                 done = match.group("done")
