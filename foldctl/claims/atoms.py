@@ -626,6 +626,13 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         "DULS",
     ),
     ("B_tc", r"(?<![\w.-])(?P<tc>[A-Za-z_][\w.-]*) ?× ?(?P<tcn>\d+)", "UL"),
+    # a freight car or a container by its owner's code and its serial (ISO 6346, AAR):
+    # "CEFX 654480", "MSKU 772301-5"; one id, as "MSKU7723015" is
+    (
+        "B_cid",
+        r"(?<![\w/.-])(?P<cid>[A-Z]{3}[UJZX]) (?P<cnum>\d{6})(?:-(?P<ccheck>\d))?(?![\w-])",
+        "U",
+    ),
     (
         "B_id",
         r"(?<![\w/.-])(?=[A-Z][A-Z0-9_-]*\d)(?:[A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)+"
@@ -789,6 +796,8 @@ _STATUS_ONLY: Final = lazy(rf"(?<![\w-])(?i:{_STATUS_ALTERNATION})(?![\w-])")
 _STATUS_FIRST_WORDS: Final = frozenset(p.split()[0] for p in _PHRASE_FAMILY)
 _LOWER_WORD: Final = lazy(r"[a-z]+")
 _NUMBER_WORD_SET: Final = frozenset(NUMBER_WORDS)
+#: An owner's code of a freight car or a container, which opens its serial (``CEFX 654480``).
+_OWNER_CODE: Final = lazy(r"[A-Z]{3}[UJZX]")
 #: Words that open an atom whose digits come in the next word (``EUR 642``, ``April 2``).
 _LEADING_WORDS: Final = frozenset(
     [m for m in MONTHS]
@@ -843,7 +852,10 @@ _NOT_NAMES: Final = frozenset(
         _words(
             "Monday Tuesday Wednesday Thursday Friday Saturday Sunday The A An This That "
             "These Those It Its We Our They Their He She His Her You Your Summary Files "
-            "Errors Pending Current Primary Key Problem Optional All None Tasks Work Request"
+            "Errors Pending Current Primary Key Problem Optional All None Tasks Work Request "
+            # words that open a sentence before a name ("Since Slack refused the post")
+            "Since When After Before Although Though Because If Once While Until Unless As "
+            "Then Also But And So Both Yesterday Today Tomorrow Tonight Meanwhile However"
         )
     )
 )
@@ -1021,7 +1033,12 @@ def _leading_starts(text: str, at: int, low: int) -> list[int]:
             break
         found.append((start, word))
         end = start
-    if not found or found[0][1] not in _LEADING_WORDS:
+    if not found:
+        return []
+    if found[0][1] not in _LEADING_WORDS:
+        first = found[0][0]
+        if _OWNER_CODE.fullmatch(text, first, first + 4) and text[first + 4 : first + 5] == " ":
+            return [first]  # "CEFX 654480": an owner's code opens its serial
         return []
     return [start for start, _ in reversed(found)]
 
@@ -1365,6 +1382,11 @@ def _upper_id(m: re.Match[str]) -> Atom | None:
     return _identifier(m.group(), m.start(), m.end())
 
 
+def _owner_serial(m: re.Match[str]) -> Atom | None:
+    value = m.group("cid") + m.group("cnum") + (m.group("ccheck") or "")
+    return Atom(ID, m.group(), value, m.start(), m.end())
+
+
 def _lower_id(m: re.Match[str]) -> Atom | None:
     return Atom(ID, m.group(), m.group(), m.start(), m.end())
 
@@ -1417,6 +1439,7 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_ver3": _bare_version,
     "B_path": _path,
     "B_tc": _tool_count,
+    "B_cid": _owner_serial,
     "B_id": _upper_id,
     "B_lid": _lower_id,
     "B_hid": _host_id,
@@ -2062,6 +2085,13 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
             begin -= 1
         while stop < len(text) and text[stop] in _ID_CHARS:
             stop += 1
+        if (
+            begin >= 5
+            and text[begin - 1] == " "
+            and _OWNER_CODE.fullmatch(text, begin - 5, begin - 1)
+            and (begin == 5 or not text[begin - 6].isalnum())
+        ):
+            begin -= 5  # "CEFX 654480": the owner's code is the id's
         token = text[begin:stop].strip("-_")
         if claim.value.startswith("#"):
             runs = _DIGIT_RUN.findall(token)
@@ -2236,6 +2266,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("UTF-8 and SHA-256 are not identifiers", ()),
     ("PNR K7QZ2D", ((ID, "K7QZ2D"),)),
     ("lot K3-24817.1", ((ID, "K3248171"),)),  # a lot's split: one id, its dot and all
+    # an owner's code and a serial: one id
+    ("car CEFX 654480 and box MSKU 772301-5", ((ID, "CEFX654480"), (ID, "MSKU7723015"))),
     ("PM2.5 and room BER-3.14 are not lots", ()),  # no id before the dot
     ("p95 and P95 are not", ()),
     ("commit 9fceb02 on main", ((HASH, "9fceb02"),)),

@@ -866,9 +866,26 @@ class _Check:
             ):
                 return []  # "3.14.2 rollout: FRA1 and AMS1 complete": the sites', a heading's
             chosen.append(before[index])
-        if after and not governed.get(after[0].start):
+        if (
+            after
+            and not governed.get(after[0].start)
+            and not self._next_item(claim, after[0], chosen)
+        ):
             chosen.append(after[0])
         return chosen
+
+    def _next_item(self, claim: Atom, entity: Atom, subject: list[Atom]) -> bool:
+        """Whether ``entity``, after ``claim`` and a comma, opens the next item of a list
+        ("T-30131 completed, T-30122 is done": T-30122's; "... charged USD 190.00, the chip
+        transfer timed out, the TP-118 transfer was refused": TP-118's): the claim has its
+        subject before it, or another state lies between them. Not an aside in brackets
+        ("(£25.00, ADD-20260303-117)") nor a subject set off by commas ("The only cancelled
+        job, rj-7f3a12, is ...")."""
+        if "," not in self.summary[claim.end : entity.start]:
+            return False
+        return bool(subject) or any(
+            a.kind in (A.STATUS, A.LEVEL) for a in self._atoms_in(claim.end, entity.start)
+        )
 
     def _closes_before(self, claim: Atom, entity: Atom) -> bool:
         """Whether ``claim`` is in a bracket that closes before ``entity``: an aside about
@@ -1867,7 +1884,10 @@ class _Check:
             )
         )
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
-        pairs = frozenset().union(*(word_pairs(line.lower()) for line in lines))
+        # two words in a row of its lines, or of its JSON fields ("Rapid Rooter declined the
+        # job" of {"error": "vendor_declined", "vendor": "Rapid Rooter"})
+        fields = [f for p in positions[:_ERROR_LINES_READ] for f in self.index.error_fields(p)]
+        pairs = frozenset().union(*(word_pairs(line.lower()) for line in [*lines, *fields]))
         # the things the error's own lines name: its ids, and short names of letters and
         # digits too short to be ids ("ERROR GS-2 antenna ...", "QC05 spreader ...")
         things = set().union(

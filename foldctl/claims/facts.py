@@ -37,6 +37,7 @@ from typing import Any, Final
 import msgspec
 
 from foldctl.claims import atoms as A
+from foldctl.claims import failures as F
 from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.lazyre import lazy
@@ -147,7 +148,7 @@ _INT_ID_KEYS: Final = frozenset(
 _LABEL_KEYS: Final = ("name", "job", "title", "check", "step", "service", "test")
 #: A log line: a timestamp or tag, then a level.
 _LOG_LINE: Final = lazy(
-    r"[\[\]\d\s:.,TZ+/()|-]{0,48}(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8})?"
+    r"[\[\]\d\s:.,TZ+/()|-]{0,48}" + F.LOG_ZONE + r"(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8})?"
     r"(?P<level>TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|PANIC)\b"
     r"|(?P<word>panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
 )
@@ -253,6 +254,8 @@ _OTHER_RECORD_KEYS: Final = frozenset(
 )
 
 
+#: A field's value that says a call went through, not what state a record is in.
+_CALL_OK: Final = lazy(r"(?i:ok|success|succeeded|true)")
 #: A field named like a kind of record (``work_order``, ``booking``), not like text.
 _KIND_KEY: Final = lazy(r"[a-z]{3,20}(?:_[a-z]{3,20})?")
 
@@ -489,13 +492,24 @@ def _row_facts(line: str, table: _Table, facts: MessageFacts) -> bool:
     key_cell = by_column.get(entity_column) or cells[0][1]
     found = _entities_in(key_cell)
     target = [entity_key(found[0])] if found else [label_key(key_cell)]
-    for index, text in by_column.items():
-        if index == entity_column:
-            continue
-        name = table.columns[index][1]
-        for fact in _cell_facts(name, text):
-            facts.add(target, fact)
+    found_facts = [
+        fact
+        for index, text in by_column.items()
+        if index != entity_column
+        for fact in _cell_facts(table.columns[index][1], text)
+    ]
+    states = [f for f in found_facts if f.kind == A.STATUS and not _says_call_ok(f.text)]
+    for fact in found_facts:
+        if states and fact.kind == A.STATUS and _says_call_ok(fact.text):
+            continue  # "NEW STATUS  pending_approval  RESULT  ok": how the call went
+        facts.add(target, fact)
     return True
+
+
+def _says_call_ok(text: str) -> bool:
+    """Whether a status cell says a call went through ("ok", "ok (note added)"), not what
+    state a record is in."""
+    return _CALL_OK.fullmatch(re.split(r"[(,;]", text, maxsplit=1)[0].strip()) is not None
 
 
 def _cell_facts(name: str, text: str) -> Iterator[Fact]:
@@ -718,6 +732,11 @@ def _log_facts(
     """A log line: an error level fails its entity (or the log's subject); an outcome
     word on it (``completed``, ``aborted``) is that entity's status."""
     targets = [entity_key(entities[0])] if entities else subject
+    if entities:
+        # "MDM-4417 noncompliant: passcode_length 4 < 6 (severity HIGH)": the entity's level
+        for atom in atoms:
+            if atom.kind == A.LEVEL and not atom.value.startswith(("HTTP", "exit")):
+                facts.add(targets, Fact(A.LEVEL, atom.value, atom.text, LOG))
     if level in _FAILING_LEVELS:
         fact = Fact(A.STATUS, "failed", line.strip()[:200], LOG)
         facts.add(targets, fact)

@@ -9,11 +9,11 @@ its text says so *as the result of the call*, wherever in the text that is:
 * it is JSON with a non-empty ``error``/``errors``/``exception``, ``ok``/``success``
   false, a status field in a failure family, or an HTTP status of 400 or more;
 * a line of log output has the level ``ERROR``, ``FATAL``, ``CRITICAL``, ``PANIC``
-  (after nothing but a timestamp or a bracketed tag), or reads ``panic:``,
-  ``error:``, ``fatal:``; or it holds a Python traceback;
+  (after nothing but a timestamp, its time zone too, or a bracketed tag), or reads
+  ``panic:``, ``error:``, ``fatal:``; or it holds a Python traceback;
 * it gives an HTTP status of 500 or more (``HTTP/1.1 503``, ``-> HTTP 503``,
-  ``503 Service Unavailable``), 429, or any 4xx when the tool writes (``book_room``,
-  ``send_email``: its name starts with a verb that changes something);
+  ``503 Service Unavailable``), 401, 403, 429, or any 4xx when the tool writes
+  (``book_room``, ``send_email``: its name starts with a verb that changes something);
 * it reports a non-zero exit code anywhere (``exit code 3``, ``Exit Code: 2``,
   ``exited with code 137``), a ``status:``/``result:`` line near the top that says
   ``FAILED``, ``error``, ``timeout``..., or failed tests at its end (``2 failed``).
@@ -112,10 +112,14 @@ _LOG_LEVEL: Final = lazy(
     rb"|(?m:^)(?:panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
     rb"|level\"?[=:] ?\"?(?:error|fatal|critical)\b"
 )
+#: A time zone a log's timestamp may end with (``2026-12-01 22:00:41 CET ERROR ...``).
+LOG_ZONE: Final = r"(?:(?:UTC|[A-Z]{1,4}T)(?:[+-]\d{1,2}(?::?\d\d)?)?[ \t]{1,4})?"
 #: What may come before a level word on a log line: a timestamp, brackets, a tag.
 _LOG_PREFIX: Final = lazy(
     rb"(?:[a-z][\w.@:/-]{0,40}: )?"  # a program's tag: "psql:migrate.sql:12: ERROR:"
-    rb"[\d\s:.,TZ+/()|\[\]-]{0,48}(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8}){0,2}"
+    rb"[\d\s:.,TZ+/()|\[\]-]{0,48}"
+    + LOG_ZONE.encode()
+    + rb"(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8}){0,2}"
 )
 #: An HTTP status given as such (``HTTP/1.1 503``, ``-> HTTP 503``); at the head of a
 #: result, a status before its reason phrase (``409 Conflict``) too (``_ERROR_HEAD``).
@@ -228,19 +232,21 @@ def _log_error(raw: bytes, begin: int, write: bool) -> str | None:
 
 
 def _http_error(raw: bytes, begin: int, write: bool) -> str | None:
-    """An HTTP status that says the call failed: 5xx, 429, a status only a write is
-    answered with (409 Conflict, 422 Unprocessable, 423 Locked), or a 4xx to a write (the
+    """An HTTP status that says the call failed: 5xx, 401, 403, 429, a status only a write
+    is answered with (409 Conflict, 422 Unprocessable, 423 Locked), or a 4xx to a write (the
     tool's name says so, or the result echoes the request: ``POST /api/v3/possessions``)."""
     write = write or _WRITE_REQUEST.match(raw, begin) is not None
     for hit in _HTTP_STATUS.finditer(raw, begin):
         code = int(hit.group("code"))
-        if code >= 500 or code in _WRITE_ONLY_CODES or (write and code >= 400):
+        if code >= 500 or code in _FAILED_CODES or (write and code >= 400):
             return _line_of(raw, hit.start())
     return None
 
 
-#: HTTP statuses that answer only a request that changes something, and 429.
-_WRITE_ONLY_CODES: Final = frozenset((409, 422, 423, 429))
+#: 4xx HTTP statuses that are a call's failure whatever it asked: not allowed (401,
+#: 403), too many (429), and those that answer only a request that changes something
+#: (409 Conflict, 422 Unprocessable, 423 Locked). A 404 to a read is an answer.
+_FAILED_CODES: Final = frozenset((401, 403, 409, 422, 423, 429))
 #: A result that starts with the request it answers, made with a method that writes.
 _WRITE_REQUEST: Final = lazy(rb"(?:POST|PUT|PATCH|DELETE) /")
 
@@ -500,6 +506,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
     r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
+    r"jam(?:med|ming|s)?\b|"
     r"never (?:arrived|reached|got through|went out|made it|came through)|tripped|halted|"
     r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
     r"(?:did|does|do|was|were|is|are|has|have)(?:n't| not)(?= *[(,;.:]| *$)|"
@@ -510,7 +517,7 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
     r"delivered|loaded|saved|created|applied|accepted|queued|scheduled|booked|synced|imported|"
     r"uploaded|published|logged|recorded|filed|stored|registered)",
-    "weak": r"errors?|exception|problem|issues?|warnings?|faulty",
+    "weak": r"errors?|exception|problem|issues?\b|warnings?|faulty",
 }
 #: Each class's words alone (a clause may hold words of several classes that overlap).
 MENTION_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
@@ -597,6 +604,21 @@ def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
         if line is not None:
             add(line)
     return found
+
+
+def json_fields(text: str) -> list[str]:
+    """The short text fields of a result that is a JSON object, in order (what its error is
+    about: ``"vendor": "Rapid Rooter"``, ``"reason": "no technician available"``); none
+    for other text."""
+    if text.lstrip()[:1] != "{":
+        return []
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    if not isinstance(value, dict):
+        return []
+    return [item for item in value.values() if isinstance(item, str) and 0 < len(item) <= 120]
 
 
 def _last_line(text: str) -> str:

@@ -267,6 +267,7 @@ class EvidenceIndex:
         self._anchors: dict[int, frozenset[str]] = {}
         self._call_arguments: dict[int, tuple[Any, ...]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
+        self._error_fields: dict[int, tuple[str, ...]] = {}
         self._error_line_atoms: dict[int, tuple[Atom, ...]] = {}
         self._tools: dict[str, list[int]] = {}
         self._tool_names: dict[str, list[int]] = {}
@@ -432,6 +433,17 @@ class EvidenceIndex:
             first = self.messages[position].error
             cached = tuple(F.error_lines(self.text(position), first)) if first else ()
             self._error_lines[position] = cached
+        return cached
+
+    def error_fields(self, position: int) -> tuple[str, ...]:
+        """The short text fields of the error result at ``position`` when it is a JSON object
+        (what the error is about: ``"vendor": "Rapid Rooter"``;
+        :func:`~foldctl.claims.failures.json_fields`)."""
+        cached = self._error_fields.get(position)
+        if cached is None:
+            error = self.messages[position].error is not None
+            cached = tuple(F.json_fields(self.text(position))) if error else ()
+            self._error_fields[position] = cached
         return cached
 
     def recent_results(self, start: int, stop: int, count: int) -> list[int]:

@@ -2313,3 +2313,119 @@ def test_a_name_with_small_words_is_one_name() -> None:
         (UNSUPPORTED, "Marleen de Groot")
     ]
     assert kinds(check_summary(said, evidence("officer: M. de Groot"))) == []
+
+
+# --------------------------------------------------------------------------- round 65
+
+
+def test_an_error_line_after_a_zoned_timestamp_is_an_error() -> None:
+    log = (
+        "2026-12-01 22:00:27 CET INFO  PC-B2-02 within limits\n"
+        "2026-12-01 22:00:41 CET ERROR PC-B2-03 sensor fault: flow rate below 28,3 L/min\n"
+        "2026-12-01 22:00:55 CET INFO  PC-B2-04 within limits"
+    )
+    assert F.error_line(log) == (
+        "2026-12-01 22:00:41 CET ERROR PC-B2-03 sensor fault: flow rate below 28,3 L/min"
+    )
+    index = _index_of(*_call_and_result("em_log_read", {"room": "B2"}, log))
+    assert kinds(check_summary("All six B2 points were read.", index)) == [
+        (DROPPED, "failed:em_log_read")
+    ]
+    told = "The B2 run logged a sensor fault on PC-B2-03."
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_a_level_on_a_log_line_is_its_entitys() -> None:
+    log = (
+        "2026-12-01 09:14:03 INFO  MDM-4417 noncompliant: passcode_length 4 < 6 (severity HIGH)\n"
+        "2026-12-01 09:14:05 INFO  MDM-4502 compliant"
+    )
+    index = evidence(log)
+    said = "MDM-4417 is noncompliant on its passcode (severity {})."
+    assert kinds(check_summary(said.format("MEDIUM"), index)) == [(CONTRADICTED, "severity=medium")]
+    assert kinds(check_summary(said.format("HIGH"), index)) == []
+
+
+def test_a_freight_car_by_its_owner_code_and_serial_is_one_id() -> None:
+    consist = "CAR          STATUS\nCEFX 654417  sealed\nCEFX 654480  loading"
+    assert kinds(check_summary("CEFX 654480 is still loading.", evidence(consist))) == []
+    assert kinds(check_summary("CEFX 654408 is still loading.", evidence(consist))) == [
+        (UNSUPPORTED, "CEFX654408")
+    ]
+
+
+def test_a_word_that_opens_a_sentence_is_no_first_name() -> None:
+    said = "Since Slack refused the post, the summary goes by e-mail."
+    found = check_summary(said, evidence('{"ok": false, "error": "restricted_action"}'))
+    assert [f.kind for f in found if f.kind == UNSUPPORTED] == []
+
+
+def test_the_next_item_of_a_list_does_not_bear_out_a_state() -> None:
+    tasks = "TASK     STATUS\nT-30131  completed\nT-30122  open\nT-30125  cancelled"
+    said = "Tasks: T-30131 completed, T-30122 is done, T-30125 cancelled."
+    assert kinds(check_summary(said, evidence(tasks))) == [(CONTRADICTED, "succeeded")]
+    faithful = "Tasks: T-30131 completed, T-30122 still open, T-30125 cancelled."
+    assert kinds(check_summary(faithful, evidence(tasks))) == []
+    # an aside in brackets, and a subject set off by commas, are still the claim's
+    fee = "Booked the bundle (£25.00, ADD-20260303-117)."
+    assert kinds(check_summary(fee, evidence("ADD-20260303-117  price: £25.00"))) == []
+
+
+def test_a_call_that_went_through_is_no_state_of_its_record() -> None:
+    update = (
+        "TICKET     OLD STATUS   NEW STATUS        RESULT\n"
+        "TK-608119  open         resolved          ok\n"
+        "TK-608121  open         pending_approval  ok (note added)"
+    )
+    index = evidence(update)
+    assert kinds(check_summary("TK-608121 is closed.", index)) == [(CONTRADICTED, "resolved")]
+    assert kinds(check_summary("TK-608119 is resolved.", index)) == []
+
+
+def test_a_thing_issued_is_no_issue() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "credit_note_create", {"invoice": "INV-2026-11027"}, "HTTP/1.1 503 Service Unavailable"
+        )
+    )
+    told = "The SLA credit note against INV-2026-11027 was issued."
+    assert DROPPED in [f.kind for f in check_summary(told, index)]
+
+
+def test_a_read_refused_for_want_of_permission_is_an_error() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "kms_key_status",
+            {"key": "alias/vault-media-eu"},
+            'HTTP/1.1 403 Forbidden\n\n{"__type": "AccessDeniedException"}',
+        )
+    )
+    assert kinds(check_summary("The media vault key was checked.", index)) == [
+        (DROPPED, "denied:kms_key_status")
+    ]
+    assert kinds(check_summary("Reading the key was denied (403).", index)) == []
+
+
+def test_what_a_json_error_names_ties_a_clause_to_it() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "dispatch_vendor",
+            {"wo": "WO-88341"},
+            '{"ok": false, "error": "vendor_declined", "vendor": "Rapid Rooter"}',
+        ),
+        *_call_and_result(
+            "send_notice", {"type": "pay_or_quit"}, "HTTP/1.1 403 Forbidden\nrole required"
+        ),
+    )
+    told = "Rapid Rooter declined the job, and the pay-or-quit notice was refused (403)."
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_a_jam_is_a_failure() -> None:
+    log = (
+        "2027-03-09 10:44:02 WET INFO  BP-02 badge A-10383 printed\n"
+        "2027-03-09 10:44:09 WET ERROR BP-02 badge A-10388 failed: print head jam\n"
+        "2027-03-09 10:46:41 WET INFO  batch done: 553 printed, 1 failed"
+    )
+    index = _index_of(*_call_and_result("badge_print", {"batch": "all"}, log))
+    assert kinds(check_summary("553 badges printed; A-10388 jammed on BP-02.", index)) == []
