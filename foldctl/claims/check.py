@@ -306,6 +306,9 @@ class _Check:
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
         self._mention_list: list[_Mention] | None = None  # each clause's, read once
+        # clauses whose failure words the originals bear out as a thing's own state ("DL-2219
+        # failed" of a lot whose status is FAIL): data, not a tool's error told
+        self._data_failures: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------ driver
 
@@ -984,6 +987,8 @@ class _Check:
             ):
                 conflict = None  # "SK-0915: hold WH-3307, retimed 12:15 -> 14:30": the sailing's
             verdicts[i] = (agreed, conflict)
+            if agreed is not None and claim.kind == A.STATUS and _said_failed(claim):
+                self._data_failures.add(self._clause_of(claim))
         for i, claim in claims:
             agreed, conflict = verdicts[i]
             if conflict is not None and agreed is None:
@@ -1615,6 +1620,7 @@ class _Check:
             and not m.planned
             and n not in asides
             and not self._elsewhere(n)
+            and self.clauses[n] not in self._data_failures
             for n, m in enumerate(mentions)
         )
         for error_class, tool, positions in unmentioned:
@@ -1807,7 +1813,13 @@ class _Check:
             if verbs
             else None
         )
+        requested = [m.span() for m in _REQUEST_SECTION.finditer(self.summary)]
         for clause_start, clause_end in self.clauses:
+            if any(start <= clause_start < end for start, end in requested):
+                # "1. Primary Request and Intent: Resolve SUP-48213: leaked key, ...": what
+                # was asked before anything happened tells no error
+                found.append(_Mention(set(), frozenset(), set(), set(), frozenset(), True))
+                continue
             text = self.summary[clause_start:clause_end]
             troubled = _SNAKE.sub(
                 lambda m: " " * len(m.group()) if m.group().lower() in tools else m.group(), text
@@ -2294,6 +2306,13 @@ _HEADING: Final = lazy(
     r"|[a-z][a-z ]{2,40}:[ \t]*$)"
 )
 #: A clause that states a task or a plan, not what happened ("Pending Tasks: fix the rows").
+#: The section of a long summary that restates the request, up to a blank line or the
+#: next heading ("1. Primary Request and Intent:\n   Resolve SUP-48213 ...\n\n2. Key ...").
+_REQUEST_SECTION: Final = lazy(
+    r"(?im)^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?:\*\*)?(?:primary )?request(?: and intent)?(?:\*\*)?:"
+    r"[^\n]*(?:\n(?![ \t]*\n|[ \t]*(?:\d{1,2}[.)][ \t]*|#{1,4}[ \t]+)[A-Z*]"
+    r"|[ \t]*[A-Z*][\w *]{0,40}:[ \t]*$)[^\n]*){0,40}"
+)
 _PLANNED: Final = lazy(
     r"^[\s\-*\d.)]{0,8}(?:fix|retry|re-?run|resend|re-?import|rerun|investigate|ask|check|report|"
     r"follow up|chase|get|publish|change|grade|put|look)\b|\b(?:next step|pending tasks?|"
@@ -2311,7 +2330,12 @@ def word_pairs(lowered: str) -> frozenset[str]:
     start with a letter, neither common in error lines, one of five letters or more or one
     a code of letters and digits (``sorter s3``; not ``the service``, not the pieces of an
     id or a date: ``ln 2026``, ``2026 12``)."""
-    tokens = _PAIR_TOKEN.findall(lowered[:4000])
+    tokens = [
+        part
+        for token in _PAIR_TOKEN.findall(lowered[:4000])
+        # a compound of words is its words ("first-aid" of "first aid given"); an id stays whole
+        for part in (token.split("-") if _compound(token) else (token,))
+    ]
     return frozenset(
         f"{a} {b}"
         for a, b in pairwise(tokens)
@@ -2329,6 +2353,14 @@ def word_pairs(lowered: str) -> frozenset[str]:
 #: and ``2026-12-03`` are not words.
 _PAIR_TOKEN: Final = lazy(r"[\w-]+")
 _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
+
+
+def _compound(token: str) -> bool:
+    """Whether a lower-case token is words joined by hyphens ("first-aid"), not an id."""
+    parts = token.split("-")
+    return len(parts) > 1 and all(p.isascii() and p.isalpha() for p in parts)
+
+
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
 

@@ -2429,3 +2429,51 @@ def test_a_jam_is_a_failure() -> None:
     )
     index = _index_of(*_call_and_result("badge_print", {"batch": "all"}, log))
     assert kinds(check_summary("553 badges printed; A-10388 jammed on BP-02.", index)) == []
+
+
+# --------------------------------------------------------------------------- round 66
+
+
+def test_the_restated_request_mentions_no_error() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "slack_post", {"channel": "#ops"}, '{"ok": false, "error": "not_in_channel"}'
+        )
+    )
+    asked = (
+        "1. Primary Request and Intent:\n"
+        "   Resolve the ticket: leaked key, failed webhooks, a reply, an escalation channel.\n"
+        "\n"
+        "2. Current Work:\n"
+        "   The ticket is answered."
+    )
+    assert kinds(check_summary(asked, index)) == [(DROPPED, "failed:slack_post")]
+    told = asked.replace("The ticket is answered.", "The Slack post failed (not in channel).")
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_a_compound_word_is_its_words_when_a_clause_is_tied_to_an_error() -> None:
+    log = (
+        "2026-12-01 13:10:30 GMT INFO  permit PTW-0912 closed\n"
+        "2026-12-01 15:48:19 GMT ERROR incident INC-0213: steel fixer laceration, first aid given"
+    )
+    index = _index_of(*_call_and_result("safety_log", {"site": "QL-C"}, log))
+    told = "The safety log has INC-0213, a first-aid injury."
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_a_failure_the_originals_give_a_thing_does_not_excuse_a_dropped_error() -> None:
+    lots = "LOT      ORDER    RESULT\nDL-2219  SO-7713  FAIL\nDL-2291  SO-7731  PASS"
+    index = _index_of(
+        *_call_and_result("dye_lot_lab", {"lots": ["DL-2291", "DL-2219"]}, lots),
+        *_call_and_result("yarn_order", {"po": "PO-1"}, "Error: POST /api/po timed out after 60 s"),
+        *_call_and_result(
+            "slack_post", {"channel": "#ops"}, '{"ok": false, "error": "not_in_channel"}'
+        ),
+    )
+    slack = "The Slack post failed (not_in_channel)."
+    said = f"DL-2219 failed, DL-2291 passed. {slack}"
+    assert kinds(check_summary(said, index)) == [(DROPPED, "timeout:yarn_order")]
+    # a failure the originals do not bear out may be the error told in other words
+    loose = f"Something else failed. {slack}"
+    assert [f.kind for f in check_summary(loose, index)] == [UNVERIFIED]
