@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Final
+from typing import Any, Final
 
 from foldctl.claims.atoms import is_status_key, normalise_key, words
 from foldctl.claims.vocab import status_family
@@ -45,6 +45,9 @@ ERROR_CLASSES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         ("timeout", r"time[sd]?[\s_-]?out|deadline exceeded|etimedout|\b504\b"),
         ("rate_limit", r"rate[\s_-]?limit|too many requests|throttl|\b429\b|quota exceeded"),
+        # a mail server's permanent refusal ("550 5.1.1 ... Recipient address rejected"): the
+        # message bounced, it was not delivered
+        ("unavailable", r"\b5\d\d[ -]5\.\d{1,3}\.\d{1,3}\b"),
         (
             "denied",
             r"denied|forbidden|unauthori[sz]ed|not authori[sz]ed|permission|declined|rejected|"
@@ -76,7 +79,8 @@ _ERROR_HEAD_WORDS: Final = (
     r"unprocessable|internal server error|bad gateway|service unavailable|gateway timeout)|"
     r"rate limit|too many requests|panic|"
     r"exit (?:code|status):? [1-9]\d*|"
-    r"[\w.]*(?:error|exception))\b"
+    r"[45]\d\d[ -][45]\.\d{1,3}\.\d{1,3}|"  # an SMTP reply: "550 5.1.1 <...>: ... rejected"
+    r"[\w.]*(?:error|exception|timeout))\b"
 )
 _ERROR_HEAD: Final = lazy(
     _ERROR_HEAD_WORDS
@@ -110,6 +114,7 @@ ERROR_FAMILIES: Final = frozenset({"failed", "rejected"})
 _LOG_LEVEL: Final = lazy(
     rb"\b(?:ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG)\b|\[(?:error|crit|alert|emerg|fatal)\]"
     rb"|(?m:^)(?:panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
+    rb"|(?<=: )(?:panic|error|fatal):"  # after a program's tag: "smtp: error: timeout"
     rb"|level\"?[=:] ?\"?(?:error|fatal|critical)\b"
 )
 #: A time zone a log's timestamp may end with (``2026-12-01 22:00:41 CET ERROR ...``).
@@ -186,6 +191,12 @@ def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> s
     first = raw[begin : newline if newline >= 0 else begin + 400]
     if _ERROR_HEAD_B.match(first.lower()) or _PROGRAM_ERROR.match(first):
         return first.decode("utf-8", "replace").strip()[:_LINE_MAX]
+    if newline >= 0 and _REQUEST_ECHO.match(first):
+        # "POST https://.../credits" then "Error: request timed out after 60 s"
+        after = raw.find(b"\n", newline + 1, newline + 401)
+        second = raw[newline + 1 : after if after >= 0 else newline + 401]
+        if _ERROR_HEAD_B.match(second.lower()) or _PROGRAM_ERROR.match(second):
+            return second.decode("utf-8", "replace").strip()[:_LINE_MAX]
     if b"Traceback (most" in raw:
         return _last_line(text)
     for probe in (_log_error, _http_error, _outcome_line, _exit_error):
@@ -240,13 +251,21 @@ def _http_error(raw: bytes, begin: int, write: bool) -> str | None:
         code = int(hit.group("code"))
         if code >= 500 or code in _FAILED_CODES or (write and code >= 400):
             return _line_of(raw, hit.start())
+        if code == 207 and _PART_FAILED.search(raw, hit.end()) is not None:
+            return _line_of(raw, hit.start())  # "207 Multi-Status" with a list of failures
     return None
+
+
+#: The list of failed items of a 207 Multi-Status body (``"failed": [{"student": ...``).
+_PART_FAILED: Final = lazy(rb'"(?:failed|errors|rejected)"\s*:\s*\[\s*\{')
 
 
 #: 4xx HTTP statuses that are a call's failure whatever it asked: not allowed (401,
 #: 403), too many (429), and those that answer only a request that changes something
 #: (409 Conflict, 422 Unprocessable, 423 Locked). A 404 to a read is an answer.
 _FAILED_CODES: Final = frozenset((401, 403, 409, 422, 423, 429))
+#: A first line that echoes the request a result answers (``POST https://.../credits``).
+_REQUEST_ECHO: Final = lazy(rb"(?:GET|POST|PUT|PATCH|DELETE|HEAD) (?:https?://|/)\S*\s*$")
 #: A result that starts with the request it answers, made with a method that writes.
 _WRITE_REQUEST: Final = lazy(rb"(?:POST|PUT|PATCH|DELETE) /")
 
@@ -294,9 +313,9 @@ _ANYWHERE_CAPS: Final = lazy(rb"ERROR|FATAL|CRITICAL|PANIC|SEVERE|EMERG|HTTP|XIT
 _NOT_CAPITALS: Final = bytes(c for c in range(256) if not 65 <= c <= 90)
 
 
-#: A line that starts ``panic:``, ``error:``, ``fatal:`` (a pattern with a literal first:
-#: the engine looks for the ``\\n`` in C).
-_ANYWHERE_LINE: Final = lazy(rb"\\n(?:panic|error|fatal)")
+#: A line that starts ``panic:``, ``error:``, ``fatal:`` or ``Error:``, or a program's tag
+#: before one (``smtp: error:``).
+_ANYWHERE_LINE: Final = lazy(rb"\\n(?:[pP]anic|[eE]rror|[fF]atal)|: (?:panic|error|fatal):")
 #: A level in brackets, lower case (``[error]``).
 _ANYWHERE_BRACKET: Final = lazy(rb"\[(?:error|crit|alert|emerg|fatal)\]")
 
@@ -502,11 +521,11 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"not (?:yet )?(?:been )?(?:told|notified|informed)|not fixed|unfixed|"
     r"(?:ok|success)[\s:=]{1,3}false|(?:would|will|could|did)(?:n't| not) (?:take|accept|load|"
     r"let|allow|respond|answer|reply|arrive|finish|complete|go|start|run|send|post|sync)|"
-    r"won't|turned (?:\w+ )?away|out of (?:control|tolerance|spec)|"
+    r"won't|turned (?:\w+ ){0,3}away|out of (?:control|tolerance|spec)|"
     r"(?:over|above|exceed\w*|beyond|past) (?:the |its |their )?(?:\w+ )?limits?|"
     r"breach\w*|violat\w*|beyond|outside (?:the |its )?(?:tolerance|spec|limits?)|killed|"
     r"bounced|stuck|expired|lapsed|went nowhere|went (?:above|over|past|beyond)|"
-    r"jam(?:med|ming|s)?\b|"
+    r"jam(?:med|ming|s)?\b|cut(?:s|ting)? out\b|"
     r"never (?:arrived|reached|got through|went out|made it|came through)|tripped|halted|"
     r"(?:first|initial|earlier|previous|original|second|another|third) (?:attempt|try)|"
     r"(?:did|does|do|was|were|is|are|has|have)(?:n't| not)(?= *[(,;.:]| *$)|"
@@ -607,18 +626,34 @@ def error_lines(text: str, first: str | None, limit: int = 8) -> list[str]:
 
 
 def json_fields(text: str) -> list[str]:
-    """The short text fields of a result that is a JSON object, in order (what its error is
-    about: ``"vendor": "Rapid Rooter"``, ``"reason": "no technician available"``); none
-    for other text."""
-    if text.lstrip()[:1] != "{":
+    """The short text fields of a result that is a JSON object, or ends in one under an
+    HTTP status line and headers, in document order and to a depth of three (what its
+    error is about: ``"vendor": "Rapid Rooter"``, ``"error": "grade locked: ..."``);
+    none for other text."""
+    stripped = text.strip()
+    body = 0 if stripped[:1] == "{" else stripped.find("\n{") + 1
+    if body == 0 and stripped[:1] != "{":
         return []
     try:
-        value = json.loads(text)
+        value = json.loads(stripped[body:])
     except (ValueError, RecursionError):
         return []
-    if not isinstance(value, dict):
-        return []
-    return [item for item in value.values() if isinstance(item, str) and 0 < len(item) <= 120]
+    found: list[str] = []
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack and len(found) < _FIELDS_READ:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if 0 < len(item) <= 120:
+                found.append(item)
+        elif depth < 3 and isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in reversed(list(item.values())))
+        elif depth < 3 and isinstance(item, list):
+            stack.extend((v, depth + 1) for v in reversed(item[:_FIELDS_READ]))
+    return found
+
+
+#: How many text fields of a JSON result :func:`json_fields` reads.
+_FIELDS_READ: Final = 24
 
 
 def _last_line(text: str) -> str:

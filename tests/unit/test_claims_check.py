@@ -2477,3 +2477,85 @@ def test_a_failure_the_originals_give_a_thing_does_not_excuse_a_dropped_error() 
     # a failure the originals do not bear out may be the error told in other words
     loose = f"Something else failed. {slack}"
     assert [f.kind for f in check_summary(loose, index)] == [UNVERIFIED]
+
+
+# --------------------------------------------------------------------------- round 67
+
+
+@pytest.mark.parametrize(
+    ("result", "line"),
+    [
+        (
+            "POST https://billing.internal/v2/credits\n"
+            "Error: request timed out after 60 s (billing-svc did not respond)\ncredit not created",
+            "Error: request timed out after 60 s (billing-svc did not respond)",
+        ),
+        (
+            "550 5.1.1 <team@example.org>: Recipient address rejected: User unknown\n"
+            "status: not delivered",
+            "550 5.1.1 <team@example.org>: Recipient address rejected: User unknown",
+        ),
+        (
+            "smtp: connecting to mx1.example.org:587\n"
+            "smtp: error: timeout after 60s waiting for 220 greeting\nmessage not sent",
+            "smtp: error: timeout after 60s waiting for 220 greeting",
+        ),
+        (
+            "ReadTimeout: HTTPSConnectionPool(host='appstoreconnect.apple.com', port=443)",
+            "ReadTimeout: HTTPSConnectionPool(host='appstoreconnect.apple.com', port=443)",
+        ),
+        (
+            'HTTP/1.1 207 Multi-Status\n{"posted": 34, "failed": [{"student": "s-20455", '
+            '"status": 409, "error": "grade locked: extension override pending"}]}',
+            "HTTP/1.1 207 Multi-Status",
+        ),
+    ],
+)
+def test_errors_told_after_a_request_by_mail_servers_and_in_part(result: str, line: str) -> None:
+    assert F.error_line(result) == line
+    assert F.may_report_error(json.dumps(result).encode())
+
+
+def test_a_207_with_no_failed_item_is_no_error() -> None:
+    assert F.error_line('HTTP/1.1 207 Multi-Status\n{"posted": 35, "failed": []}') is None
+
+
+def test_a_bounce_is_told_by_bounced_and_what_a_207_failed_on_by_its_words() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "send_email",
+            {"to": "team@example.org"},
+            "550 5.1.1 <team@example.org>: Recipient address rejected: User unknown",
+        ),
+        *_call_and_result(
+            "post_grades_lms",
+            {"assignment": "A3"},
+            'HTTP/1.1 207 Multi-Status\n{"posted": 34, "failed": [{"student": "s-20455", '
+            '"status": 409, "error": "grade locked: extension override pending"}]}',
+        ),
+    )
+    told = (
+        "The note to the study team bounced back. The LMS turned one grade away because an "
+        "extension override is still pending."
+    )
+    assert kinds(check_summary(told, index)) == []
+    assert kinds(check_summary("The grades were posted to the LMS. The note went out.", index)) == [
+        (DROPPED, "unavailable:send_email"),
+        (CONTRADICTED, "succeeded"),
+        (DROPPED, "conflict:post_grades_lms"),
+    ]
+
+
+def test_a_compressor_that_cut_out_is_a_failure_told() -> None:
+    log = (
+        "2026-12-02T23:10:00Z INFO  MSKU7723105 supply=+5.6C\n"
+        "2026-12-02T23:41:12Z ERROR compressor C1 trip: high pressure cutout (alarm AL-17)"
+    )
+    index = _index_of(
+        *_call_and_result("telemetry_get", {"unit": "MSKU7723105"}, log),
+        *_call_and_result("notify", {"to": "ops"}, '{"ok": false, "error": "not_in_channel"}'),
+    )
+    told = (
+        "The container's compressor cut out on high pressure. The ops note failed (not_in_channel)."
+    )
+    assert kinds(check_summary(told, index)) == []
