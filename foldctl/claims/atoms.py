@@ -496,6 +496,9 @@ def _levels() -> tuple[tuple[str, str, str], ...]:
     )
 
 
+#: An owner's code of a freight car or a container (ISO 6346 ends it in U, J or Z; an AAR
+#: reporting mark of a private car in X).
+_OWNER: Final = r"[A-Z]{3}[UJZX]"
 #: The rules, one regular expression per kind of atom, in priority order (the first
 #: that matches at a position wins), each with the characters it can begin with:
 #: D a digit, U an upper-case letter, L a lower-case letter or ``_``, S a sign.
@@ -630,7 +633,7 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     # "CEFX 654480", "MSKU 772301-5"; one id, as "MSKU7723015" is
     (
         "B_cid",
-        r"(?<![\w/.-])(?P<cid>[A-Z]{3}[UJZX]) (?P<cnum>\d{6})(?:-(?P<ccheck>\d))?(?![\w-])",
+        rf"(?<![\w/.-])(?P<cid>{_OWNER}) (?P<cnum>\d{{6}})(?:-(?P<ccheck>\d))?(?![\w-])",
         "U",
     ),
     (
@@ -797,7 +800,7 @@ _STATUS_FIRST_WORDS: Final = frozenset(p.split()[0] for p in _PHRASE_FAMILY)
 _LOWER_WORD: Final = lazy(r"[a-z]+")
 _NUMBER_WORD_SET: Final = frozenset(NUMBER_WORDS)
 #: An owner's code of a freight car or a container, which opens its serial (``CEFX 654480``).
-_OWNER_CODE: Final = lazy(r"[A-Z]{3}[UJZX]")
+_OWNER_CODE: Final = lazy(_OWNER)
 #: Words that open an atom whose digits come in the next word (``EUR 642``, ``April 2``).
 _LEADING_WORDS: Final = frozenset(
     [m for m in MONTHS]

@@ -2305,14 +2305,17 @@ _HEADING: Final = lazy(
     r"concepts|pending tasks|optional next step|next steps?|all user messages|user messages)"
     r"|[a-z][a-z ]{2,40}:[ \t]*$)"
 )
-#: A clause that states a task or a plan, not what happened ("Pending Tasks: fix the rows").
 #: The section of a long summary that restates the request, up to a blank line or the
 #: next heading ("1. Primary Request and Intent:\n   Resolve SUP-48213 ...\n\n2. Key ...").
+#: Not :data:`_HEADING`'s sections: those run on to the next heading it knows, and a
+#: summary that writes "4. Errors and fixes: the call timed out ..." on one line would
+#: have its errors read as part of the request.
 _REQUEST_SECTION: Final = lazy(
     r"(?im)^[ \t]*(?:\d{1,2}[.)][ \t]*)?(?:\*\*)?(?:primary )?request(?: and intent)?(?:\*\*)?:"
     r"[^\n]*(?:\n(?![ \t]*\n|[ \t]*(?:\d{1,2}[.)][ \t]*|#{1,4}[ \t]+)[A-Z*]"
     r"|[ \t]*[A-Z*][\w *]{0,40}:[ \t]*$)[^\n]*){0,40}"
 )
+#: A clause that states a task or a plan, not what happened ("Pending Tasks: fix the rows").
 _PLANNED: Final = lazy(
     r"^[\s\-*\d.)]{0,8}(?:fix|retry|re-?run|resend|re-?import|rerun|investigate|ask|check|report|"
     r"follow up|chase|get|publish|change|grade|put|look)\b|\b(?:next step|pending tasks?|"
@@ -2357,6 +2360,8 @@ _PAIR_WORD: Final = lazy(r"[a-z][a-z0-9]*")
 
 def _compound(token: str) -> bool:
     """Whether a lower-case token is words joined by hyphens ("first-aid"), not an id."""
+    if "-" not in token:
+        return False
     parts = token.split("-")
     return len(parts) > 1 and all(p.isascii() and p.isalpha() for p in parts)
 

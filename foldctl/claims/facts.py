@@ -148,9 +148,11 @@ _INT_ID_KEYS: Final = frozenset(
 _LABEL_KEYS: Final = ("name", "job", "title", "check", "step", "service", "test")
 #: A log line: a timestamp or tag, then a level.
 _LOG_LINE: Final = lazy(
-    r"[\[\]\d\s:.,TZ+/()|-]{0,48}" + F.LOG_ZONE + r"(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8})?"
-    r"(?P<level>TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|PANIC)\b"
-    r"|(?P<word>panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
+    r"[\[\]\d\s:.,TZ+/()|-]{0,48}"
+    + F.LOG_ZONE
+    + r"(?:\[[^\]\n]{1,40}\][\s\d:.,TZ+/()|-]{0,8})?"
+    + r"(?P<level>TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|PANIC)\b"
+    + r"|(?P<word>panic|error|fatal)(?:\[[\w-]{1,12}\])?:"
 )
 _FAILING_LEVELS: Final = frozenset(
     ["ERROR", "FATAL", "CRITICAL", "PANIC", "panic", "error", "fatal"]

@@ -189,13 +189,13 @@ def error_line(text: str, raw: bytes | None = None, *, write: bool = False) -> s
             return found
     newline = raw.find(b"\n", begin, begin + 400)
     first = raw[begin : newline if newline >= 0 else begin + 400]
-    if _ERROR_HEAD_B.match(first.lower()) or _PROGRAM_ERROR.match(first):
+    if _reads_as_error(first):
         return first.decode("utf-8", "replace").strip()[:_LINE_MAX]
     if newline >= 0 and _REQUEST_ECHO.match(first):
         # "POST https://.../credits" then "Error: request timed out after 60 s"
         after = raw.find(b"\n", newline + 1, newline + 401)
         second = raw[newline + 1 : after if after >= 0 else newline + 401]
-        if _ERROR_HEAD_B.match(second.lower()) or _PROGRAM_ERROR.match(second):
+        if _reads_as_error(second):
             return second.decode("utf-8", "replace").strip()[:_LINE_MAX]
     if b"Traceback (most" in raw:
         return _last_line(text)
@@ -221,6 +221,12 @@ _ITEM_STATES: Final = lazy(
     r"\b\d+ (?:queued|cancell?ed|pending|running|scheduled|in progress|done|open|closed)\b",
     re.IGNORECASE,
 )
+
+
+def _reads_as_error(line: bytes) -> bool:
+    """Whether a line starts as an error does (``Error: ...``, ``HTTP 503``, ``curl: (28)
+    Operation timed out``), not as a setting (``timeout: 30s``)."""
+    return bool(_ERROR_HEAD_B.match(line.lower()) or _PROGRAM_ERROR.match(line))
 
 
 def _line_of(raw: bytes, index: int) -> str:
