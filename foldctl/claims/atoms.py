@@ -398,7 +398,7 @@ def is_id_key(key: str) -> bool:
 #: groups that begin with a separator, so nothing can backtrack over a long run.
 _NUM: Final = (
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?"
-    r"|\d{1,3}(?:\.\d{3})+,\d{1,2}(?!\d)"
+    r"|\d{1,3}(?:\.\d{3})+,\d{1,4}(?!\d)"
     r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
     "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
     "|\\d{1,3}(?:['\u2019]\\d{3})+(?:\\.\\d+)?"
@@ -535,7 +535,8 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         r"(?![\w:]|[.,]\d)",  # "APR 6.712%" is no date
         "U",
     ),
-    ("B_my", rf"(?P<ymm>\b(?:{_MONTH}))\.?,? (?P<yy>\d{{4}})(?![\w])", "U"),
+    # "Nov 2026"; not the year of a date after a word like a month ("MAR, 2026-12-10")
+    ("B_my", rf"(?P<ymm>\b(?:{_MONTH}))\.?,? (?P<yy>\d{{4}})(?![\w]|-\d)", "U"),
     (
         "B_dmy",
         rf"(?<![\w.])(?P<dd>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dm>(?:{_MONTH}))\b\.?"

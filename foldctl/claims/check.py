@@ -28,7 +28,8 @@ from foldctl.claims import vocab as V
 from foldctl.claims.atoms import Atom
 from foldctl.claims.atoms import words as _words
 from foldctl.claims.facts import (
-    LOG,
+    LOG_KEYS,
+    LOG_LEVEL,
     RANK_AGREES_ONLY,
     ROW,
     Fact,
@@ -847,9 +848,14 @@ class _Check:
             joined = n > 0 and _COORDINATED.fullmatch(
                 self.summary, entities[n - 1].end, entity.start
             )
-            governed[entity.start] = self._preposition(entity) or (
-                governed.get(entities[n - 1].start) if joined else None
-            )
+            inherited = governed.get(entities[n - 1].start) if joined else None
+            if (
+                inherited is not None
+                and inherited[1] == 0
+                and _BARE_COMMA.fullmatch(self.summary, entities[n - 1].end, entity.start)
+            ):
+                inherited = None  # "On EXS-4471, FLG-90412 was confirmed": the phrase ends
+            governed[entity.start] = self._preposition(entity) or inherited
         chosen: list[Atom] = []
         if before:
             index = 0
@@ -911,8 +917,9 @@ class _Check:
         return _CODE_BEFORE.search(self.summary, begin, entity.start) is not None
 
     def _bracketed_after(self, entity: Atom, previous: Atom) -> bool:
-        """Whether ``entity`` opens a bracket right after ``previous``: an attribute of it
-        ("sensor SM-4472 (F-07, 60 cm) is offline" is about the sensor, not the field)."""
+        """Whether ``entity`` is in a bracket opened right after ``previous``: an attribute
+        of it ("sensor SM-4472 (F-07, 60 cm) is offline" is about the sensor, not the field;
+        "JB-60445 (TPU 95A, P-09) is done" about the job, not the printer)."""
         return _BRACKET_OPEN.fullmatch(self.summary, previous.end, entity.start) is not None
 
     def _aside(self, entity: Atom, claim: Atom) -> bool:
@@ -1070,11 +1077,15 @@ class _Check:
             if said_family is None or seen_family is None:
                 return False
             ends = {V.DONE, V.FAILED}
-            if {said_family.polarity, seen_family.polarity} == ends and fact.key is not None:
+            if (
+                {said_family.polarity, seen_family.polarity} == ends
+                and fact.key is not None
+                and (fact.key != LOG_LEVEL or self._logged_by_operation(claim, position))
+            ):
                 # "restored successfully" of a restore that failed (not a word of prose
                 # that the nearest entity was given: "RRB-77412 ... the PIDS update failed")
                 return True
-            key = A.normalise_key(fact.key) if fact.key and fact.key != LOG else ""
+            key = A.normalise_key(fact.key) if fact.key and fact.key not in LOG_KEYS else ""
             return key == ROW or (bool(key) and (A.is_status_key(key) or key in _OUTCOME_FIELDS))
         if claim.kind == A.LEVEL:
             return fact.key is not None
@@ -1103,6 +1114,19 @@ class _Check:
             if said and not A.moments(fact.key) & said:
                 return False  # "ETA 06:52" of a route whose DEPART is 06:15: another moment
         return fact.key is not None
+
+    def _logged_by_operation(self, claim: Atom, position: int) -> bool:
+        """Whether an error logged at ``position`` tells against ``claim``: the claim is an
+        outcome ("completed", "went out"), not a record's state, and its clause names the
+        operation whose result logged it ("the restore of bkp-1 completed" of a restore
+        that logged ``FATAL restore aborted``; not "ER-30502 is APPROVED" of a GL export's
+        ``ERROR ER-30502: ... journal not created``)."""
+        family = V.FAMILIES.get(claim.value)
+        tool = self.index.messages[position].tool_name
+        if family is None or not family.generic or tool is None:
+            return False
+        start, end = self._clause_of(claim)
+        return names_operation(re.findall(r"[a-z][a-z0-9]*", self.summary[start:end].lower()), tool)
 
     def _moments_named(self, claim: Atom, clause: tuple[int, int]) -> set[str]:
         """The moments the words just before a date or a time name ("ETA", "ends on": see
@@ -1380,7 +1404,11 @@ class _Check:
             ]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
-                continue  # "2 of 3 jobs": the total, not the count with that outcome
+                part = _PART_OF.search(self.summary, max(0, count.start - 14), count.start)
+                if part is None or not after:
+                    continue  # "2 of 3 jobs": the total, not the count with that outcome
+                # "8 of 9 files failed": the part is the count with the outcome after the whole
+                number, close = Decimal(part.group("part")), after
             for i, status in close:
                 # a word that counts an outcome ("3 assigned"), else the status's own family
                 family = V.outcome_of(status.text) or status.value
@@ -2135,6 +2163,9 @@ _DOUBT: Final = lazy(
 _TOOL_LINE: Final = lazy(
     r"[ \t]{0,8}(?:[-*•]|\d{1,2}[.)])?[ \t]{0,3}`?[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}`?:"
 )
+#: A comma alone between two entities: after a phrase that opens a sentence ("On EXS-4471,
+#: FLG-90412 ..."), it ends the phrase rather than joining a list.
+_BARE_COMMA: Final = lazy(r",\s{1,3}")
 #: Between two entities, what joins them into one phrase ("s-1 and s-2", "A, B or C").
 _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 #: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
@@ -2155,6 +2186,8 @@ _WENT_THROUGH: Final = frozenset(("went through", "succeeded", "successful", "su
 _NEXT_SUBJECT: Final = lazy(r"(?:[,;]|\band\b|\bbut\b)\s{1,3}(?:the\s{1,3}[a-z]|[A-Z][a-z]+\s)")
 #: Between a claim and an entity after it, a conjunction: the entity starts another clause.
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:|]", re.IGNORECASE)
+#: Just before a count, the part of it an outcome is told of ("8 of" 9 files failed).
+_PART_OF: Final = lazy(r"(?<![\w.,])(?P<part>\d{1,9}) of $")
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
 _COUNTED: Final = lazy(
     r"(?:(?<![\w.,/:#-])\d[\d,.]{0,12}|\b(?i:two|three|four|five|six|seven|eight|nine|ten|"
@@ -2274,12 +2307,14 @@ _SHARES_TRIED: Final = 4
 _WORKED_OUT_BUDGET: Final = 500
 #: "N of " just before a count: the count is the total the part is of.
 _OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
-#: Words before a status that make it an earlier state ("the first validation failed").
-_BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][ \t]{0,2}")
+#: A bracket opened after a thing and still open (" (TPU 95A, "): what follows in it is an
+#: attribute of that thing.
+_BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][^()\[\]\n]{0,48}")
 #: After a status word, that it was an earlier state: "timed out once, then confirmed".
 _ONCE_THEN: Final = lazy(
     r"\s(?:once|at first|first|initially|(?:on|at) the first)\b", re.IGNORECASE
 )
+#: Words before a status that make it an earlier state ("the first validation failed").
 _EARLIER: Final = lazy(
     r"\b(?:first|initial|initially|earlier|previous|original|originally|at first)\b",
     re.IGNORECASE,
@@ -2482,9 +2517,11 @@ _TOGETHER: Final = lazy(
     r"\b(?:together|combined|in all|altogether|add(?:s|ed)? up|sum of|between them|both)\b",
     re.IGNORECASE,
 )
-#: Words just before a word of trouble that say there was none ("without problems").
+#: Words just before a word of trouble that say there was none ("without problems"); not
+#: the end of an address ("eksamen@nordvik-uni.no failed").
 _DENIED_TROUBLE: Final = lazy(
-    r"(?:\b(?:without|no|zero|never|free of)|(?<![\d.,])0)\s+(?:any\s+)?$", re.IGNORECASE
+    r"(?:(?<![.@-])\b(?:without|no|zero|never|free of)|(?<![\d.,])0)\s+(?:any\s+)?$",
+    re.IGNORECASE,
 )
 #: How many results of one error group are read for every line that reports the error.
 _ERROR_LINES_READ: Final = 3

@@ -49,8 +49,12 @@ FACTS_LIMIT: Final = 200_000
 FACTS_KEPT: Final = 256
 #: JSON nested deeper than this is not walked.
 MAX_DEPTH: Final = 64
-#: The attribute of what a log line says.
+#: The attribute of what a log line says (a status word on it, a level).
 LOG: Final = "log"
+#: The attribute of a log line's error level: something done to its entity failed, which
+#: is not the state of the entity ("ERROR ER-30502: journal not created" of an approved
+#: report).
+LOG_LEVEL: Final = "log level"
 #: The attribute of a value a headerless row gives its entity (``CH-5531 2026-03-14 captured``).
 ROW: Final = "row"
 #: Kinds of facts beyond the atom kinds: a count with its outcome, a plain number.
@@ -146,6 +150,11 @@ _INT_ID_KEYS: Final = frozenset(
     A.words("pr pr_number pull_request pull issue issue_number number id ticket order run_id")
 )
 _LABEL_KEYS: Final = ("name", "job", "title", "check", "step", "service", "test")
+#: Fields that carry the body of what a call sends or a note on a record (``text``,
+#: ``note``...): what they name is what the words are about, not the object's subject.
+BODY_KEYS: Final = frozenset(
+    A.words("text body message content html markdown description notes note comment summary blocks")
+)
 #: A log line: a timestamp or tag, then a level.
 _LOG_LINE: Final = lazy(
     r"[\[\]\d\s:.,TZ+/()|-]{0,48}"
@@ -159,17 +168,22 @@ _FAILING_LEVELS: Final = frozenset(
 )
 #: A count and its outcome word (``1204 passed``, ``0 mismatches``, ``rows_rejected: 5 441``).
 _OUTCOME_COUNT: Final = lazy(
-    "(?<![\\w.])(?P<n>\\d{1,3}(?:[,\u202f\u00a0 ]\\d{3})+|\\d+) (?P<word>"
+    "(?<![\\w.:])(?P<n>\\d{1,3}(?:[,\u202f\u00a0 ]\\d{3})+|\\d+) (?P<word>"
     + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
     + r")\b"
     # the outcome as a field's name: "posted": 34, failed: 3
     + "|(?<![\\w])(?P<key>"
     + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
-    + r")\"?[ \t]{0,3}[:=][ \t]{0,3}(?P<kn>\d{1,9})(?!\d|[.,]\d)",
+    + r")\"?[ \t]{0,3}[:=][ \t]{0,3}(?P<kn>\d{1,9})(?!\d|[.,]\d)"
+    # a part of a whole: "8 of 9 files uploaded"
+    + "|(?<![\\w.])(?P<on>\\d{1,9}) of \\d{1,9} (?:[a-z]{2,20} ){0,2}(?P<oword>"
+    + "|".join(sorted(V.OUTCOMES, key=len, reverse=True))
+    + r")\b",
     re.IGNORECASE,
 )
 _TABLE_SPLIT: Final = lazy(r"\S(?:\S| (?! ))*")
-_HEADER_CELL: Final = lazy(r"[A-Za-z][A-Za-z0-9 ()/_.#%-]{0,40}")
+#: A header cell: a name, with units as people write them ("QTY m³", "TEMP °C", "AMOUNT €").
+_HEADER_CELL: Final = lazy(r"[A-Za-z][A-Za-z0-9 ()/_.#%°²³µ€$£-]{0,40}")
 _LEVEL_IN_TEXT: Final = lazy(
     r"HTTP(?:/\d(?:\.\d)?)? (?P<http>[1-5]\d\d)\b|"
     r"[Ee]xit(?:ed)?(?: with)?(?:[ _](?i:code|status))?[ :=]{1,8}(?P<exit>\d{1,3})\b"
@@ -267,6 +281,7 @@ def _object_facts(
 ) -> list[tuple[Any, list[str]]]:
     named: list[str] = []
     mentioned: list[str] = []
+    noted: list[str] = []  # named only in a body or a note: the subject when nothing else is
     labels: list[str] = []
     own: list[str] = []  # the first field's id, under a name of a kind ("work_order")
     id_keys: list[str] = []
@@ -281,12 +296,12 @@ def _object_facts(
             if first and found and not is_id and _KIND_KEY.fullmatch(name):
                 own = found
             first = first and not found
-            (named if is_id else mentioned).extend(found)
+            (named if is_id else noted if name in BODY_KEYS else mentioned).extend(found)
             if name in _LABEL_KEYS and not found and 0 < len(item) <= 40 and " " not in item:
                 labels.append(label_key(item))
         elif type(item) is int and name in _INT_ID_KEYS:
             named.append(f"#{item}")
-    subjects = named or labels or mentioned or inherited
+    subjects = named or labels or mentioned or noted or inherited
     # {"work_order": "MWO-55218", "fault_id": "WF-30917", "status": "scheduled"}: the status
     # is the work order's; the fault it was raised for is a reference
     stated = own if own and id_keys and all(k.endswith("_id") for k in id_keys) else None
@@ -543,9 +558,9 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     """The counts with outcomes in ``text``: (count, family, as written)."""
     found: list[tuple[int, str, str]] = []
     for m in _OUTCOME_COUNT.finditer(text):
-        word = m.group("word") or m.group("key")
+        word = m.group("word") or m.group("key") or m.group("oword")
         family = V.outcome_of(word)
-        number = A.to_decimal(m.group("n") or m.group("kn"), grouped=True)
+        number = A.to_decimal(m.group("n") or m.group("kn") or m.group("on"), grouped=True)
         if family is not None and number is not None:
             found.append((int(number), family, m.group()))
     return found
@@ -740,7 +755,7 @@ def _log_facts(
             if atom.kind == A.LEVEL and not atom.value.startswith(("HTTP", "exit")):
                 facts.add(targets, Fact(A.LEVEL, atom.value, atom.text, LOG))
     if level in _FAILING_LEVELS:
-        fact = Fact(A.STATUS, "failed", line.strip()[:200], LOG)
+        fact = Fact(A.STATUS, "failed", line.strip()[:200], LOG_LEVEL)
         facts.add(targets, fact)
         facts.own.append(fact)
         return
@@ -755,13 +770,17 @@ def _log_facts(
     _level_facts(line, subject, facts)
 
 
+#: The attributes of what log lines say.
+LOG_KEYS: Final = (LOG, LOG_LEVEL)
+
+
 def without_log_outcomes(facts: MessageFacts) -> MessageFacts:
     """``facts`` without the outcomes its log lines gave (for a tool that *reads* a log: an
     ``ERROR`` line in it is an event it reports, not what became of what it is about)."""
     kept = MessageFacts(subject=facts.subject)
-    kept.own = [f for f in facts.own if f.key != LOG]
+    kept.own = [f for f in facts.own if f.key not in LOG_KEYS]
     for key, listed in facts.entities.items():
-        kept.entities[key] = [f for f in listed if f.key != LOG]
+        kept.entities[key] = [f for f in listed if f.key not in LOG_KEYS]
     return kept
 
 

@@ -243,9 +243,16 @@ def _log_error(raw: bytes, begin: int, write: bool) -> str | None:
             return _line_of(raw, hit.start())
         if hit.start() - line_start > 60:
             continue
+        if _TALLY.match(raw, hit.end()):
+            continue  # "total: 5 (CRITICAL 0, HIGH 2)": findings counted by severity
         if _LOG_PREFIX.fullmatch(raw, line_start, hit.start()):
             return _line_of(raw, hit.start())
     return None
+
+
+#: After a level word, a count of that level ("CRITICAL 0, HIGH 2", "ERROR: 3)"): a
+#: tally of findings, not a line logged at that level.
+_TALLY: Final = lazy(rb"[ \t]{0,2}[:=]?[ \t]{0,2}\d{1,6}[ \t]{0,2}(?:[,;)|]|$)", re.MULTILINE)
 
 
 def _http_error(raw: bytes, begin: int, write: bool) -> str | None:

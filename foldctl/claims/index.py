@@ -42,6 +42,7 @@ from foldctl.claims import failures as F
 from foldctl.claims import operations as O
 from foldctl.claims.atoms import Atom
 from foldctl.claims.facts import (
+    BODY_KEYS,
     Fact,
     MessageFacts,
     asked_facts,
@@ -1053,18 +1054,12 @@ def call_values(arguments: Iterable[Any]) -> list[str]:
         while stack and len(found) < 200:
             item = stack.pop()
             if isinstance(item, dict):
-                stack.extend(v for k, v in item.items() if str(k).lower() not in _BODY_KEYS)
+                stack.extend(v for k, v in item.items() if str(k).lower() not in BODY_KEYS)
             elif isinstance(item, list):
                 stack.extend(item)
             elif isinstance(item, str) and len(item) <= 200:
                 found.append(item)
     return found
-
-
-#: Arguments that carry the body of what a call sends, not what the call is about.
-_BODY_KEYS: Final = frozenset(
-    A.words("text body message content html markdown description notes note comment summary blocks")
-)
 
 
 def command_programs(arguments: Iterable[Any]) -> set[str]:

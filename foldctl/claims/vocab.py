@@ -40,6 +40,8 @@ ANY: Final = "any"
 #: The axis of a thing's lifecycle (``active``, ``ended``): whether it is in force, which
 #: no failed operation on it tells.
 LIFECYCLE: Final = "lifecycle"
+#: The family of a balance still owed: no call's failure tells against it.
+UNPAID: Final = "unpaid"
 
 
 class Family(msgspec.Struct, frozen=True):
@@ -445,6 +447,8 @@ def status_relation(summary: str, evidence: str) -> str:
     said, seen = FAMILIES[summary], FAMILIES[evidence]
     if LIFECYCLE in said.axes and LIFECYCLE not in seen.axes and seen.polarity == FAILED:
         return "unrelated"  # a call on a thing in force failed: not its lifecycle
+    if UNPAID in (said.name, seen.name) and FAILED in (said.polarity, seen.polarity):
+        return "unrelated"  # a failed charge leaves a balance unpaid; a call on one failed
     specific = (said.axes & seen.axes) - {ANY}
     if said.generic or seen.generic:
         if said.polarity == seen.polarity:
@@ -548,6 +552,8 @@ WORD_RUNGS: Final[dict[str, str]] = {
     "warning": "warning",
     "routine": "routine",
     "urgent": "urgent",
+    "rush": "urgent",
+    "expedited": "urgent",
     "emergency": "emergency",
     "bronze": "bronze",
     "silver": "silver",
@@ -695,6 +701,7 @@ OUTCOME_EXAMPLES: Final[tuple[tuple[str, tuple[tuple[int, str], ...]], ...]] = (
     ('{"posted": 34, "failed": 1}', ((34, "succeeded"), (1, "failed"))),
     ("done: 2 assigned, 3 failed", ((2, "succeeded"), (3, "failed"))),
     ("1,198,870 written, 5 441 rejected", ((1198870, "succeeded"), (5441, "rejected"))),
+    ("8 of 9 files uploaded, 1 failed", ((8, "succeeded"), (1, "failed"))),
 )
 
 

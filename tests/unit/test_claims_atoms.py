@@ -258,3 +258,15 @@ def test_tool_errors_are_recognised_and_classified(text: str, kind: str) -> None
 @pytest.mark.parametrize("text", NOT_ERRORS)
 def test_errors_inside_data_are_not_the_tool_failing(text: str) -> None:
     assert F.error_line(text) is None
+
+
+def test_a_word_like_a_month_does_not_take_the_year_of_a_date() -> None:
+    atoms = [(a.kind, a.value) for a in A.extract_atoms("Rose wing MAR, 2026-12-10 20:00")]
+    assert (A.DATE, "2026-12-10") in atoms
+    assert (A.DATE, "2026-03") not in atoms
+    assert [(a.kind, a.value) for a in A.extract_atoms("due in Mar 2026.")] == [(A.DATE, "2026-03")]
+
+
+def test_a_number_with_dot_thousands_keeps_every_decimal_after_its_comma() -> None:
+    atoms = [(a.kind, a.text, a.value) for a in A.extract_atoms("Gross export was 6.175,476 MWh")]
+    assert atoms == [(A.NUMBER, "6.175,476", "6175.476")]

@@ -2559,3 +2559,152 @@ def test_a_compressor_that_cut_out_is_a_failure_told() -> None:
         "The container's compressor cut out on high pressure. The ops note failed (not_in_channel)."
     )
     assert kinds(check_summary(told, index)) == []
+
+
+# --------------------------------------------------------------------------- round 68
+
+
+def test_a_call_that_failed_on_an_unpaid_account_tells_nothing_of_its_balance() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "account_get", {"account": "ACCT-771093"}, "account: ACCT-771093\nstatus: overdue"
+        ),
+    )
+    told = "The statement for ACCT-771093 timed out."
+    assert kinds(check_summary(told, index)) == []
+    # a state of the balance itself is still judged
+    assert kinds(check_summary("ACCT-771093 is paid in full.", index)) == [(CONTRADICTED, "paid")]
+
+
+def test_an_error_line_of_a_log_is_no_state_of_the_thing_it_names() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "reports_list", {"batch": "EB-48"}, "ER-30502  Kenji Watanabe  status: APPROVED"
+        ),
+        *_call_and_result(
+            "gl_export",
+            {"batch": "EB-48"},
+            "INFO  export started\nERROR ER-30502: line 2 has no cost centre; journal not created",
+        ),
+    )
+    told = "ER-30502 is APPROVED; its GL export logged an ERROR (no cost centre)."
+    # weak evidence at most (information), never a contradiction
+    assert kinds(check_summary(told, index)) == [(UNVERIFIED, "approved")]
+    # a word of state on a log line still is its thing's state
+    index = _index_of(
+        *_call_and_result(
+            "drill_run", {"drill": "rd-0412"}, "INFO  drill rd-0412 FAILED  RTO over target"
+        ),
+    )
+    assert kinds(check_summary("Drill rd-0412 passed.", index)) == [(CONTRADICTED, "succeeded")]
+    # and an error logged by the operation the clause names tells against its outcome
+    log = (
+        "INFO  restore started: bkp-0515 -> orders-restore-8\n"
+        "ERROR checksum mismatch on chunk 2596\nFATAL restore aborted"
+    )
+    index = _index_of(*_call_and_result("restore_backup", {"backup_id": "bkp-0515"}, log))
+    told = "The restore of bkp-0515 completed without problems."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, index))
+
+
+def test_what_a_note_names_is_not_what_the_object_is_about() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "advisory_publish", {"area": "Harbour Road"}, '{"id": "ADV-07", "status": "published"}'
+        ),
+        *_call_and_result(
+            "alert_update",
+            {"alert": "ALR-11873", "state": "ACKNOWLEDGED", "note": "advisory ADV-07 published"},
+            '{"id": "ALR-11873", "state": "ACKNOWLEDGED"}',
+        ),
+    )
+    assert kinds(check_summary("Advisory ADV-07 is live.", index)) == []
+    assert kinds(check_summary("Alert ALR-11873 is resolved.", index)) == [
+        (CONTRADICTED, "resolved")
+    ]
+
+
+def test_the_part_of_a_whole_with_the_wrong_outcome_is_contradicted() -> None:
+    log = (
+        "2026-12-01 09:14:02 INFO  found 9 files (41,7 MB)\n"
+        "2026-12-01 09:14:14 INFO  8 of 9 files uploaded, 1 failed"
+    )
+    index = _index_of(*_call_and_result("run_shell", {"command": "docpush"}, log))
+    assert kinds(check_summary("The push uploaded 8 of 9 files; one failed.", index)) == []
+    assert kinds(check_summary("The push went badly: 8 of 9 files failed.", index)) == [
+        (CONTRADICTED, "failed")
+    ]
+
+
+def test_a_table_whose_header_gives_units_is_read() -> None:
+    table = (
+        "ORDER       CUSTOMER                  QTY m³  UNIT PRICE     PRIORITY  STATUS\n"
+        "SO-26-0914  Hartwell Timber Ltd, GB   42,0    GBP 268.00/m³  HIGH      awaiting_kiln\n"
+        "SO-26-0941  Bauholz Lechner GmbH, AT  36,5    312,00 EUR/m³  NORMAL    ready_to_ship"
+    )
+    index = _index_of(*_call_and_result("orders_list", {"status": "open"}, table))
+    assert kinds(check_summary("SO-26-0914 (priority HIGH) waits for the kiln.", index)) == []
+    assert kinds(check_summary("SO-26-0914 (priority URGENT) waits for the kiln.", index)) == [
+        (CONTRADICTED, "priority=urgent")
+    ]
+
+
+def test_a_rush_priority_is_urgent() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "ill_request_submit",
+            {"title": "thesis"},
+            '{"request_id": "ILL-2026-08815", "priority": "RUSH", "status": "DENIED"}',
+        ),
+    )
+    assert (
+        kinds(check_summary("ILL-2026-08815, placed at URGENT priority, was denied.", index)) == []
+    )
+    assert kinds(
+        check_summary("ILL-2026-08815, placed at NORMAL priority, was denied.", index)
+    ) == [(CONTRADICTED, "priority=medium")]
+
+
+# --------------------------------------------------------------------------- round 69
+
+
+def test_findings_counted_by_severity_are_no_error() -> None:
+    report = (
+        "VULNERABILITY   PACKAGE   SEVERITY\nCVE-2026-41172  libssl3   HIGH\n"
+        "total: 5 (CRITICAL 0, HIGH 2, MEDIUM 2, LOW 1)\nverdict: PASS (2 warnings)"
+    )
+    assert F.error_line(report) is None
+    assert F.error_line("[10:00] ERROR 503 Service Unavailable") is not None
+
+
+def test_an_address_that_ends_in_no_is_no_negation() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "email_send",
+            {"to": "eksamen@nordvik-uni.no"},
+            '{"ok": false, "error": "smtp_rejected", "detail": "552 mailbox full"}',
+        ),
+    )
+    assert kinds(check_summary("The email to eksamen@nordvik-uni.no failed.", index)) == []
+
+
+def test_a_thing_in_brackets_after_another_is_its_attribute() -> None:
+    queue = (
+        "JOB       PRINTER  MATERIAL  STATUS\n"
+        "JB-60445  P-09     TPU 95A   cancelled\n"
+        "JB-60451  P-11     PETG      done"
+    )
+    index = _index_of(*_call_and_result("jobs_list", {"farm": "north"}, queue))
+    told = "JB-60451 is done and JB-60445 (TPU 95A, P-09) is done as well."
+    assert kinds(check_summary(told, index)) == [(CONTRADICTED, "succeeded")]
+
+
+def test_a_phrase_that_opens_a_sentence_ends_at_its_comma() -> None:
+    flags = (
+        "FLAG       SESSION   TYPE            SEVERITY  STATE\n"
+        "FLG-90412  EXS-4471  second person   HIGH      confirmed\n"
+        "FLG-90433  EXS-4471  gaze off-screen LOW       dismissed"
+    )
+    index = _index_of(*_call_and_result("flags_list", {"session": "EXS-4471"}, flags))
+    told = "On EXS-4471, FLG-90412 (second person in frame, severity MEDIUM) was confirmed."
+    assert kinds(check_summary(told, index)) == [(CONTRADICTED, "severity=medium")]

@@ -103,6 +103,8 @@ def test_docs_show_every_vocabulary_example() -> None:
         ("pending", "succeeded", "consistent"),  # history
         ("cancelled", "confirmed", "conflict"),
         ("held", "confirmed", "consistent"),
+        ("failed", "unpaid", "unrelated"),  # "the statement for ACCT-1 timed out" of overdue
+        ("unpaid", "failed", "unrelated"),  # a failed charge leaves the invoice unpaid
     ],
 )
 def test_status_relations_by_meaning(said: str, seen: str, relation: str) -> None:
@@ -179,3 +181,9 @@ def test_every_pattern_is_linear_in_its_input() -> None:
                     slow.append(f"{name} on {shape!r} x{times}")
                     break
     assert not slow, slow
+
+
+def test_the_seconds_of_a_log_timestamp_are_no_count() -> None:
+    line = "2026-12-07 09:42:03 ERROR BDG-55171 revoke failed on DC-2-EAST"
+    assert facts.outcome_counts(line) == []
+    assert facts.outcome_counts("done: issued 3, failed: 1") == [(1, "failed", "failed: 1")]

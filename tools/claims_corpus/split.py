@@ -36,7 +36,8 @@ from tools.claims_heldout import (
 #: it) by name in alphabetical order, taking every other one: A, A2 to A30 are read, B2
 #: to B30 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward"), B25 from round 55 (its lot ids), B9 from round 56
-#: (its dropped false alarms, 17 of the blind halves' 72).
+#: (its dropped false alarms, 17 of the blind halves' 72), B22 from round 68 (its false
+#: contradictions, 23 of the blind halves' 96).
 HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A (study)": ("campaigns", "crewops", "grading", "qualitycontrol", "saas", "telecom"),
     "B (study from round 22)": (
@@ -88,7 +89,12 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "A21 (study)": ("crowdfunding", "observability", "portterminal", "secretsrotation"),
     "B21 (blind)": ("homehealth", "pipelineintegrity", "schemamigrations", "warrantyrepairs"),
     "A22 (study)": ("accountspayable", "datawarehouse", "identityaccess", "subscriptionbox"),
-    "B22 (blind)": ("airquality", "emergencydispatch", "medicalbilling", "travelexpenses"),
+    "B22 (study from round 68)": (
+        "airquality",
+        "emergencydispatch",
+        "medicalbilling",
+        "travelexpenses",
+    ),
     "A23 (study)": ("bakerychain", "gridoperations", "legalbilling", "podcasthosting"),
     "B23 (blind)": ("bikeshare", "hospitalbeds", "networkfirewall", "tenantscreening"),
     "A24 (study)": ("conferenceops", "elearningplatform", "kubernetesupgrade", "watertreatment"),
