@@ -152,6 +152,10 @@ _LAST_TOKEN: Final = lazy(r"(?<![\w.])[\w.]++$")
 _CLAUSE_BREAK: Final = lazy(
     r";|\s[—–]\s|\s-\s"
     r"|,?(?<!\s)\s{1,4}(?:but|while|whereas|although|though|however|meanwhile)\s{1,4}"
+    # ", and" before a new subject: "the rest was released, and Lakeside's panel was pushed";
+    # not a retry of the same call: "got a 502, and the retry also failed"
+    r"|,\s{1,3}and\s{1,3}(?=(?:the|its|their|his|her|[A-Z][a-z]+)\b)"
+    r"(?!the\s{1,3}(?:retry|rerun|resend|second|next|third)\b)"
 )
 _PREPOSITIONS: Final = frozenset(
     _words("for of to from on with against via by about in under per after into onto toward")
@@ -492,7 +496,7 @@ class _Check:
             bare = Atom(A.NUMBER, text, number, atom.start, atom.end)
             if self.index.first_support(bare, self.start, self.stop) is not None:
                 return "the number is in the originals, its unit not beside it"
-        if atom.kind in _NUMERIC - {A.QUANTITY} or self._remainder(atom):
+        if atom.kind in _NUMERIC:  # a quantity too: "the two lots make 2.186,4 kg"
             return self._worked_out_reason(atom, value, clause)
         return None
 

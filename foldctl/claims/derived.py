@@ -37,6 +37,8 @@ _CUES: Final = lazy(
     r"\b(?:in total|totals?|totalling|totaling|in all|altogether|together|combined|sum|"
     r"subtotal|overall|come to|comes to|came to|coming to|add up|adds up|added up|"
     r"net of|difference|average|on average|"
+    # a part of a figure: "accounts for 2.119,00 EUR of that", "makes up 57%"
+    r"accounts? for|makes? up|made up|"
     # a figure over several things or a span: "across the five regions", "46 open files
     # between them", "over the three days"
     r"across|between them|over the (?:\w+ )?(?:days|weeks|months|runs|regions|jobs))\b"

@@ -763,6 +763,8 @@ def _log_facts(
         a for a in A.extract_atoms(line) if a.kind == A.STATUS
     ]
     for atom in statuses:
+        if _OTHERS.search(line, max(0, atom.start - 32), atom.start):
+            continue  # "QC-88412 complete: K REJECT, other assays accepted": not its state
         fact = Fact(A.STATUS, atom.value, atom.text, LOG)
         facts.add(targets, fact)
         if atom.value in ("succeeded", "failed"):
@@ -770,6 +772,9 @@ def _log_facts(
     _level_facts(line, subject, facts)
 
 
+#: Before a status word on a log line, words that give it to other things than the
+#: line's entity ("other assays accepted", "the rest passed").
+_OTHERS: Final = lazy(r"\b(?:other|others|remaining|rest)\b[^,;:]*$", re.IGNORECASE)
 #: The attributes of what log lines say.
 LOG_KEYS: Final = (LOG, LOG_LEVEL)
 

@@ -195,7 +195,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "approval payment",
         1,
         "approved | accepted | authorized | authorised | granted | signed off | greenlit | okayed",
-        "",
+        "accept",
         (("refund RF-9120 was approved", "approved"), ("signed off by finance", "approved")),
     ),
     _family(
@@ -204,7 +204,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "approval payment",
         1,
         "rejected | denied | declined | refused | disapproved | turned down",
-        "",
+        "reject",
         (("the card was declined", "rejected"), ("access denied", "rejected")),
     ),
     _family(
@@ -554,6 +554,8 @@ WORD_RUNGS: Final[dict[str, str]] = {
     "urgent": "urgent",
     "rush": "urgent",
     "expedited": "urgent",
+    "stat": "urgent",
+    "asap": "high",
     "emergency": "emergency",
     "bronze": "bronze",
     "silver": "silver",

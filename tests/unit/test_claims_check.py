@@ -2708,3 +2708,61 @@ def test_a_phrase_that_opens_a_sentence_ends_at_its_comma() -> None:
     index = _index_of(*_call_and_result("flags_list", {"session": "EXS-4471"}, flags))
     told = "On EXS-4471, FLG-90412 (second person in frame, severity MEDIUM) was confirmed."
     assert kinds(check_summary(told, index)) == [(CONTRADICTED, "severity=medium")]
+
+
+# --------------------------------------------------------------------------- round 70
+
+
+def test_a_state_a_log_line_gives_other_things_is_not_its_entitys() -> None:
+    log = "2026-12-08 21:34:02 INFO  QC run QC-88412 complete: K 2-2s REJECT, other assays accepted"
+    index = _index_of(*_call_and_result("run_shell", {"command": "labctl qc log"}, log))
+    assert kinds(check_summary("QC-88412 rejected K on the 2-2s rule.", index)) == []
+
+
+def test_a_quantity_the_summary_works_out_is_unverified_not_unsupported() -> None:
+    lots = "LOT      NET KG\nHL-0413  1.152,0 kg\nHL-0431  1.034,4 kg"
+    index = _index_of(*_call_and_result("lots_list", {"zone": "Z1"}, lots))
+    told = "HL-0413 (1.152,0 kg) and HL-0431 (1.034,4 kg) make 2.186,4 kg of grade I."
+    assert [(f.kind, f.atom) for f in check_summary(told, index)] == [(UNVERIFIED, "2.186,4 kg")]
+    # a quantity that works out from nothing is still unsupported
+    told = "HL-0413 (1.152,0 kg) and HL-0431 (1.034,4 kg) make 2.917,7 kg of grade I."
+    assert [(f.kind, f.atom) for f in check_summary(told, index)] == [(UNSUPPORTED, "2.917,7 kg")]
+
+
+def test_a_new_subject_after_and_is_a_clause_of_its_own() -> None:
+    index = _index_of(
+        *_call_and_result("result_release", {"batch": "R-1"}, "HTTP/1.1 422 Unprocessable Entity"),
+        *_call_and_result(
+            "hl7_push",
+            {"clinic": "Lakeside Cardiology"},
+            "curl: (28) Operation timed out after 30001 milliseconds\nexit code: 28",
+        ),
+    )
+    told = (
+        "After a 422 on the first release the rest was released, and Lakeside Cardiology's "
+        "lipid panel was pushed to their EHR."
+    )
+    found = kinds(check_summary(told, index))
+    assert (DROPPED, "timeout:hl7_push") in found
+    assert (CONTRADICTED, "succeeded") in found
+
+
+def test_a_part_of_a_figure_is_said_to_be_derived() -> None:
+    index = _index_of(
+        *_call_and_result("invoice_get", {"invoice": "LK-11873"}, "total: 3.021,13 EUR")
+    )
+    told = "Of LK-11873 (3.021,13 EUR), the surgery accounts for 2.119,00 EUR."
+    assert [f.kind for f in check_summary(told, index)] == [UNVERIFIED]
+
+
+def test_stat_and_asap_are_rungs_of_a_priority() -> None:
+    queue = (
+        "ACCESSION     PRIORITY  STATUS\n"
+        "26-342-04417  ASAP      in_process\n"
+        "26-342-04502  STAT      resulted"
+    )
+    index = _index_of(*_call_and_result("accession_queue", {"bench": "chem"}, queue))
+    assert kinds(check_summary("26-342-04417 (priority ASAP) is in process.", index)) == []
+    assert kinds(check_summary("26-342-04417 (priority STAT) is in process.", index)) == [
+        (CONTRADICTED, "priority=urgent")
+    ]
