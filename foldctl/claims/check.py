@@ -1408,11 +1408,12 @@ class _Check:
             ]
             noun = count.value.partition(" ")[2] if count.kind == A.COUNT else ""
             if self.summary[max(0, count.start - 4) : count.start].endswith("of "):
-                part = _PART_OF.search(self.summary, max(0, count.start - 14), count.start)
+                whole = _OF_TOTAL.search(self.summary, max(0, count.start - 24), count.start)
+                part = A.to_decimal(whole.group("part"), grouped=True) if whole else None
                 if part is None or not after:
                     continue  # "2 of 3 jobs": the total, not the count with that outcome
                 # "8 of 9 files failed": the part is the count with the outcome after the whole
-                number, close = Decimal(part.group("part")), after
+                number, close = part, after
             for i, status in close:
                 # a word that counts an outcome ("3 assigned"), else the status's own family
                 family = V.outcome_of(status.text) or status.value
@@ -2190,8 +2191,6 @@ _WENT_THROUGH: Final = frozenset(("went through", "succeeded", "successful", "su
 _NEXT_SUBJECT: Final = lazy(r"(?:[,;]|\band\b|\bbut\b)\s{1,3}(?:the\s{1,3}[a-z]|[A-Z][a-z]+\s)")
 #: Between a claim and an entity after it, a conjunction: the entity starts another clause.
 _JOINED: Final = lazy(r"\b(?:and|but|while|then|so)\b|[,;:|]", re.IGNORECASE)
-#: Just before a count, the part of it an outcome is told of ("8 of" 9 files failed).
-_PART_OF: Final = lazy(r"(?<![\w.,])(?P<part>\d{1,9}) of $")
 #: Just before a status word, a count it is the outcome of ("9 rejected", "3 users failed").
 _COUNTED: Final = lazy(
     r"(?:(?<![\w.,/:#-])\d[\d,.]{0,12}|\b(?i:two|three|four|five|six|seven|eight|nine|ten|"
@@ -2309,8 +2308,9 @@ _SHARES_TRIED: Final = 4
 #: results); past it a number not found as written is ``unverified``, never
 #: ``unsupported``, so a summary of thousands of sentences is checked in bounded time.
 _WORKED_OUT_BUDGET: Final = 500
-#: "N of " just before a count: the count is the total the part is of.
-_OF_TOTAL: Final = lazy(r"(?<![\d,.])\d[\d,.]{0,20}[ \t]{1,3}of[ \t]{1,3}$")
+#: "N of " just before a count: the count is the total the part N is of (and an outcome
+#: after the total is the part's: "8 of 9 files failed").
+_OF_TOTAL: Final = lazy(r"(?<![\d,.])(?P<part>\d[\d,.]{0,20})[ \t]{1,3}of[ \t]{1,3}$")
 #: A bracket opened after a thing and still open (" (TPU 95A, "): what follows in it is an
 #: attribute of that thing.
 _BRACKET_OPEN: Final = lazy(r"[ \t]{0,4}[(\[][^()\[\]\n]{0,48}")
