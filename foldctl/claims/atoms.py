@@ -402,6 +402,7 @@ _NUM: Final = (
     r"|\d{1,3}(?:\.\d{3}){2,}(?!\d|\.\d)"
     "|\\d{1,3}(?:[\u202f\u00a0]\\d{3})+(?:[.,]\\d{1,2}(?!\\d))?"
     "|\\d{1,3}(?:['\u2019]\\d{3})+(?:\\.\\d+)?"
+    r"|\d{1,3}(?: \d{3})+\.\d{1,2}(?!\d)"  # "1 284.60": a space, then a decimal point
     r"|\d{1,3}(?: \d{3}){2,}(?![\d])"
     r"|\d{1,3} \d{3}(?![\d])(?= [A-Za-z])"
     r"|\d+(?:\.\d+)?"
@@ -551,6 +552,14 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         r"(?: ?(?P<d3>\d{1,2}(?:\.\d{1,3})?) ?(?P<u3>seconds|second|secs|sec|s))?(?![\w])"
         r"|(?<![\w.])(?P<d4>\d{1,4}) ?(?P<u4>minutes|minute|mins|min|m) ?"
         r"(?P<d5>\d{1,2}(?:\.\d{1,3})?) ?(?P<u5>seconds|second|secs|sec|s)(?![\w])",
+        "D",
+    ),
+    (
+        # hours and minutes of a span: "5:40 h left", "1:35 hours over" (not a time of
+        # day: "at 14:00 hrs", "from 09:30 h")
+        "B_hmdur",
+        r"(?<![\w:.])(?<!\bat )(?<!\bby )(?<!from )(?<!until )(?<!\bto )"
+        r"(?P<hh>\d{1,3}):(?P<hmm>[0-5]\d) ?(?:hours|hour|hrs|hr|h)(?![\w])",
         "D",
     ),
     (
@@ -1286,6 +1295,11 @@ def _handle(m: re.Match[str]) -> Atom | None:
     return Atom(HANDLE, m.group(), "@" + m.group("handle").lower(), m.start(), m.end())
 
 
+def _hours_minutes(m: re.Match[str]) -> Atom:
+    seconds = int(m.group("hh")) * 3600 + int(m.group("hmm")) * 60
+    return Atom(DURATION, m.group(), decimal_text(Decimal(seconds)), m.start(), m.end())
+
+
 def _clock(m: re.Match[str]) -> Atom | None:
     value = _time(int(m.group("th")), m.group("tm"), m.group("ts"), m.group("tap"))
     return None if value is None else Atom(TIME, m.group(), value, m.start(), m.end())
@@ -1430,6 +1444,7 @@ _BRANCHES: Final[dict[str, Callable[[re.Match[str]], Atom | None]]] = {
     "B_mdy": _mdy,
     "B_my": _my,
     "B_dmy": _dmy,
+    "B_hmdur": _hours_minutes,
     "B_time": _clock,
     "B_ampm": _ampm,
     "B_sym": _symbol_money,
@@ -1648,7 +1663,10 @@ def lookup_keys(atom: Atom) -> tuple[tuple[str, ...], ...]:
             # "642,10 €" and "1.204,50": the comma splits the token, the whole part is one
             return ((*number_spellings(amount), *_whole_spellings(amount)),)
         decimals = _DECIMAL_COMMA.search(atom.text) if kind in (MONEY, NUMBER) else None
-        pointed = decimals is None and kind == MONEY
+        # "120.40" of "120,40": written with a point, a number the originals give with a
+        # comma (not a share: "1.9%" would make every message with a 1 and a 9 a candidate,
+        # six times the time of the 1,000-deep chain)
+        pointed = decimals is None and kind in (MONEY, NUMBER)
         if pointed:
             decimals = _DECIMAL_POINT.search(atom.text)
         if decimals is not None and amount != int(amount):
@@ -2060,6 +2078,9 @@ def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decim
     return True
 
 
+_HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
+
+
 def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
     """Decide from the number token at ``text[start:end]`` alone, when that is enough.
 
@@ -2105,6 +2126,18 @@ def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:
         if claim.value != claim.value.upper():  # a case-sensitive id (ch_3Nx8aB2c): as is
             return token == claim.value
         return re.sub(r"[^A-Z0-9]", "", token.upper()) == claim.value
+    if kind == HASH:
+        stop = end
+        while stop < len(text) and text[stop] in _HEX_DIGITS:
+            stop += 1
+        run = text[start:stop].lower()
+        before = text[start - 1] if start > 0 else " "
+        after = text[stop] if stop < len(text) else " "
+        if not before.isalnum() and not after.isalnum() and run == claim.value.lower():
+            return True  # a part of a name: "prod-euw1-general-7f3a9e21-x2kq"
+        return None
+    if kind == PATH and text.startswith("/", end) and text.endswith(claim.text, 0, end):
+        return True  # the folder of a file: "/incoming/Harlow" of ".../Harlow/P3.zip"
     if kind == VERSION:
         # a version written inside a name ("nightly-2026.12.02-0200", "pgbackrest-2.54.1")
         # is the run of digits and dots it stands in
@@ -2307,6 +2340,8 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("1.2 million rows", ()),
     ("issue_refund×1", ((TOOL_COUNT, "issue_refund×1"),)),
     ("timeout after 30000ms", ((STATUS, "failed"), (DURATION, "30"))),
+    ("5:40 h left", ((DURATION, "20400"),)),
+    ("at 14:00 hrs", ((TIME, "14:00"),)),
     ("480.00 Pro annual renewal", ((NUMBER, "480"),)),
     ("after 30 seconds", ((DURATION, "30"),)),
     ("within 48 h", ((DURATION, "172800"),)),
@@ -2361,6 +2396,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("€ 89,60", ((MONEY, "EUR 89.6"),)),
     ("€ 3.218,60", ((MONEY, "EUR 3218.6"),)),
     ("877 200,00 SEK", ((MONEY, "SEK 877200"),)),
+    ("1 284.60 euros", ((MONEY, "EUR 1284.6"),)),
     ("1,204 tests failed", ((COUNT, "1204 test"), (STATUS, "failed"))),
     ("1,204 passed", ((NUMBER, "1204"), (STATUS, "succeeded"))),
     ("tracking 4471-2290-8813", ((ID, "447122908813"),)),

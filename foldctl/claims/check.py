@@ -43,6 +43,7 @@ from foldctl.claims.index import (
     EvidenceRef,
     MessageAtoms,
     call_labels,
+    call_values,
     command_programs,
 )
 from foldctl.claims.operations import (
@@ -51,6 +52,7 @@ from foldctl.claims.operations import (
     is_done_form,
     names_object,
     names_operation,
+    notice_done,
     operation_words,
     told_done_of,
     tool_words,
@@ -311,6 +313,8 @@ class _Check:
         self._levels: dict[int, list[Fact]] = {}  # a result's own levels, by position
         self._worked_out = 0  # numbers tried as worked out (:data:`_WORKED_OUT_BUDGET`)
         self._mention_list: list[_Mention] | None = None  # each clause's, read once
+        # per tool, the words a clause tells its operation done by (read once)
+        self._done_words: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         # clauses whose failure words the originals bear out as a thing's own state ("DL-2219
         # failed" of a lot whose status is FAIL): data, not a tool's error told
         self._data_failures: set[tuple[int, int]] = set()
@@ -1658,7 +1662,7 @@ class _Check:
         )
         for error_class, tool, positions in unmentioned:
             line = self.index.messages[positions[0]].error or ""
-            told = self._told_done(tool, positions, mentions, claimed)
+            told = self._told_done(error_class, tool, positions, mentions, claimed)
             if told is not None:
                 findings.append(told)
             findings.append(
@@ -1676,6 +1680,7 @@ class _Check:
 
     def _told_done(
         self,
+        error_class: str,
         tool: str,
         positions: list[int],
         mentions: list[_Mention],
@@ -1692,12 +1697,18 @@ class _Check:
                 self.index.messages[p].error is None for p in later
             ):
                 return None  # tried again (or another way) and went through: "sent" is true
+        # the same operation went through before, for another thing ("Ana is paid" of a
+        # payment to Kenji that failed): a clause tells this one done only by what it asked
+        asked = self._asked_apart(tool, positions[0])
+        verbs, told = self._done_words_of(tool)  # less what tools that went through did
         # what the error's own lines name ("lk-0f3a-88e1 unreachable")
         named = frozenset().union(*(self.index.error_line_entities(p) for p in positions[:4]))
         for n, (clause_start, clause_end) in enumerate(self.clauses):
             mention = mentions[n]
-            if mention.classes or mention.planned:
-                continue
+            if mention.planned or (
+                mention.classes and not self._told_done_beside(n, error_class, tool)
+            ):
+                continue  # trouble of its own kind is no telling it done
             if (clause_start, clause_end) in claimed:
                 continue
             if named and not mention.entities & named and not mention.words & _ALL:
@@ -1705,7 +1716,11 @@ class _Check:
             text = self.summary[clause_start:clause_end]
             if _DOUBT.search(text):
                 continue
-            match = _done_of(text, verbs, objects)
+            match = _done_of(text, verbs, objects, told)
+            if match is not None and asked is not None and not mention.words & _ALL:
+                lowered = text.lower()  # "all three batches were paid" tells every one
+                if not any(value in lowered for value in asked):
+                    continue
             if match is not None:
                 at = clause_start + match.start("done")
                 done = match.group("done")
@@ -1718,6 +1733,50 @@ class _Check:
                     evidence=tuple(self.index.ref(p) for p in positions[:4]),
                 )
         return None
+
+    def _done_words_of(self, tool: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The verbs of a tool's name that a clause tells its operation done by (its own
+        done forms, :func:`told_done_of`) and the other done forms that tell it done
+        (:func:`notice_done`), less those another tool that went through may be told done
+        by ("the students were emailed" of a ``send_email`` that went through, beside a
+        failed ``notify_instructor``; "resubmitted" of a renewal submitted on the retry,
+        beside a refused ``ill_request_submit``): such a clause names this operation by
+        what it acts on, or tells the other one done."""
+        cached = self._done_words.get(tool)
+        if cached is not None:
+            return cached
+        verbs, told = told_done_of(tool)[0], notice_done(tool)
+        for name, found in self.index.tool_names(self.start, self.stop):
+            if name == tool or all(self.index.messages[p].error is not None for p in found):
+                continue
+            theirs, notices = told_done_of(name)[0], notice_done(name)
+            verbs -= theirs
+            told = frozenset(
+                word
+                for word in told
+                if word not in notices and not any(is_done_form(word, v) for v in theirs)
+            )
+        self._done_words[tool] = (verbs, told)
+        return verbs, told
+
+    def _asked_apart(self, tool: str, failed: int) -> frozenset[str] | None:
+        """When an earlier call of ``tool`` went through, the values the failed call at
+        ``failed`` asked for that the calls that went through did not (lower case, three
+        letters or more); ``None`` when none went through before it."""
+        earlier = next(
+            (found for name, found in self.index.tool_names(self.start, failed) if name == tool),
+            [],
+        )
+        done = [p for p in earlier if self.index.messages[p].error is None]
+        if not done:
+            return None
+        others = {v for p in done for v in self._asked(p)}
+        return frozenset(v for v in self._asked(failed) if v not in others)
+
+    def _asked(self, position: int) -> set[str]:
+        """What the call of the result at ``position`` names (:func:`call_values`), lower
+        case, three letters or more (``{"payee": "Kenji Sato"}`` -> ``kenji sato``)."""
+        return {v.lower() for v in call_values(self.index.call_arguments(position)) if len(v) >= 3}
 
     def _failed_again(
         self,
@@ -1969,6 +2028,8 @@ class _Check:
             )
             if tie is _BY_CLASS:
                 by_class.add(n)
+            elif tie is _BY_OPERATION and self._told_done_beside(n, error_class, tool):
+                continue
             elif tie:
                 found.add(n)
         if found:
@@ -1984,6 +2045,26 @@ class _Check:
         if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
         return found, set()
+
+    def _told_done_beside(self, n: int, error_class: str, tool: str) -> bool:
+        """Whether clause ``n``, which names a failed operation beside a word of another
+        kind of trouble, tells the operation done ("WO-88341 is updated to scheduled" after
+        "Rapid Rooter declined", of an update that timed out): the trouble is another's."""
+        if error_class in self._mentions()[n].classes:
+            return False
+        verbs, told = self._done_words_of(tool)
+        text = self.summary[slice(*self.clauses[n])]
+        if _DOUBT.search(text):
+            return False
+        done = _done_of(text, verbs, (), told)
+        # told after the trouble: "... refused (422), so ... DC-55120 is now marked SETTLED",
+        # not "was resubmitted (a 503, then 202)", the retry of the call that got the 503
+        return done is not None and not any(
+            m.start() > done.start("done")
+            for name, pattern in F.MENTION_CLASSES
+            if name != "weak"
+            for m in pattern.finditer(text)
+        )
 
     @staticmethod
     def _mentions_error(
@@ -2042,11 +2123,11 @@ class _Check:
         if measures & mention.measures:
             return True  # a size or a time of the error: "too big (over 10 MB)"
         if mention.entities & anchors:
-            return True
+            return _BY_OPERATION
         if names_operation(mention.words, tool):
-            return True  # the operation, with a word of trouble (or "errors": "two errors")
+            return _BY_OPERATION  # the operation, with a word of trouble ("two errors")
         if trouble and names_object(mention.words, objects):
-            return True  # "the coupon was refused"
+            return _BY_OPERATION  # "the coupon was refused"
         if single and (error_class in trouble or "failed" in trouble):
             return _BY_CLASS  # the only error: a word of failure, or of its kind, is about it
         if error_class != "failed" and error_class in mention.classes and unique:
@@ -2112,7 +2193,7 @@ class _Mention(msgspec.Struct, frozen=True):
 #: or at the clause's start, or a word of the done family.
 _TOLD_DONE: Final = lazy(
     r"(?:\b(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|now|i|we|successfully)"
-    r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+)"
+    r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+)(?:e-)?"
     # a regular done form, or one of the irregular ones tools' verbs have ("sent", "paid")
     r"(?P<done>[a-z]{3,}ed|"
     + "|".join(sorted({form for forms in IRREGULAR_DONE.values() for form in forms}))
@@ -2134,7 +2215,7 @@ _SHORT_NAME: Final = lazy(r"(?<![\w-])[a-z]{2,4}-?\d{1,3}(?![\w-])")
 _ALL: Final = frozenset(_words("all every both each entire whole full"))
 #: The status families of a word that tells an operation done (``None``: a verb's done form
 #: that is no status word, "uploaded").
-_DONE_FAMILIES: Final = frozenset({None, "succeeded", "completed", "approved"})
+_DONE_FAMILIES: Final = frozenset({None, "succeeded", "completed", "approved", "delivered"})
 #: Done forms that tell no operation done.
 _NOT_DONE: Final = frozenset(
     _words(
@@ -2175,6 +2256,8 @@ _BARE_COMMA: Final = lazy(r",\s{1,3}")
 _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 #: A clause that mentions an error only by its kind of trouble ("timed out", "refused").
 _BY_CLASS: Final = "by class"
+#: A clause that names an error's operation or thing, with a word of trouble of its own.
+_BY_OPERATION: Final = "by operation"
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and an amount after it, another item of a list with a subject of its
@@ -2409,9 +2492,15 @@ def _compound(token: str) -> bool:
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
 
 
-def _done_of(text: str, verbs: frozenset[str], objects: Iterable[str]) -> re.Match[str] | None:
+def _done_of(
+    text: str,
+    verbs: frozenset[str],
+    objects: Iterable[str],
+    told: frozenset[str] = frozenset(),
+) -> re.Match[str] | None:
     """The first word of a clause that tells an operation done: the operation's own verb
-    done ("uploaded"), or a done word whose subject or complement is what the operation
+    done ("uploaded") or one of ``told`` (:func:`notice_done`: "texted" of a failed
+    ``notify_guest``), or a done word whose subject or complement is what the operation
     acts on ("the coupon was applied", "delivered to the skipper"). What it acts on after
     the word is its complement unless a list goes on first (", ", "and", "or": "put in
     for 30 t and waits for the district engineer"); before it, its subject unless a new clause
@@ -2423,13 +2512,20 @@ def _done_of(text: str, verbs: frozenset[str], objects: Iterable[str]) -> re.Mat
         if wanted
         else []
     )
+    if wanted and names_object(("channel",), wanted):
+        named += [c.start() for c in _CHANNEL_NAME.finditer(text)]  # "#qa-release" of a chat
     for match in _TOLD_DONE.finditer(text):
         done = match.group("done").lower()
-        if done in _NOT_DONE or V.status_family(done) not in _DONE_FAMILIES:
+        if done in _NOT_DONE:
+            continue
+        # the operation's own verb done tells it done, whatever state its word names
+        # ("the scan is booked for 13:00" of a failed ``exam_book``)
+        own = done in told or any(is_done_form(done, verb) for verb in verbs)
+        if not own and V.status_family(done) not in _DONE_FAMILIES:
             continue
         if _QUANTITY_AFTER.match(text, match.end("done")):
             continue  # "worked out at $21,634.31": an amount, no outcome
-        if any(is_done_form(done, verb) for verb in verbs):
+        if own:
             return match
         at = match.start("done")
         if any(
@@ -2466,6 +2562,10 @@ def _told_in_words(name: str, mention: _Mention) -> bool:
         return False
     if all(p in mention.words or _stem(p) in mention.stems for p in parts):
         return True
+    if len(parts) == 2 and _long(parts[1:]) and parts[1] not in F.COMMON_ERROR_WORDS:
+        # a thing and a state of its own: the state tells it ("C-121 not (unsigned gift
+        # letter)" of ``document_unsigned``)
+        return parts[1] in mention.words
     # a code word of three words or more names what failed first ("recipient_opted_out"):
     # the rest, in a row, tells it ("she opted out"), unless the rest is a bare negation
     # that needs its subject ("not found" of "channel_not_found")

@@ -585,6 +585,10 @@ def _after_arrow(value: str) -> str:
 _LINES_READ: Final = 8000
 #: A program's tag heading an error line (``nginx: [emerg] ...``, ``psql: error: ...``).
 _PROGRAM_TAG: Final = lazy(r"([a-z][a-z0-9_.-]{2,30}):[ \t]")
+#: A log line's error level, then the part of the system that logged it ("ERROR modem:").
+_LOGGED_PART: Final = lazy(
+    r"\b(?:ERROR|FATAL|CRITICAL|PANIC)[ \t]{1,3}([a-z][a-z0-9_.-]{2,30}):[ \t]"
+)
 _NOT_PROGRAMS: Final = frozenset(
     words("error fatal panic warning warn info debug critical status result state exit http")
 )
@@ -707,8 +711,10 @@ _PROGRAM_NAME: Final = lazy(r"[a-z][a-z0-9_.+-]{1,30}")
 
 
 def program_of(line: str) -> str | None:
-    """The program an error line is tagged with (``nginx`` of ``nginx: [emerg] ...``)."""
-    match = _PROGRAM_TAG.match(line)
+    """The program an error line is tagged with (``nginx`` of ``nginx: [emerg] ...``), or
+    the part of a system a log line's level is followed by (``modem`` of ``... ERROR
+    modem: PDP context lost``)."""
+    match = _PROGRAM_TAG.match(line) or _LOGGED_PART.search(line)
     if match is None or match.group(1) in _NOT_PROGRAMS:
         return None
     return match.group(1)

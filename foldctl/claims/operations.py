@@ -196,15 +196,55 @@ def told_done_of(tool: str) -> tuple[frozenset[str], frozenset[str]]:
     """The verbs of a tool's name that make or change something (``upload`` of
     ``play_upload``) and the words of what it acts on (``play``), generic words left out."""
     found = tool_words(tool)
-    verbs = frozenset(w for w in found if w in _DONE_VERBS)
-    objects = frozenset(w for w in found if w not in _DONE_VERBS and w not in GENERIC_TOOL_WORDS)
+    # a verb done again is that verb (``resend_notice`` sends, ``repost_job`` posts)
+    again = {w[2:] for w in found if w.startswith("re") and w[2:] in _DONE_VERBS}
+    verbs = frozenset(w for w in found if w in _DONE_VERBS) | again
+    objects = frozenset(
+        w
+        for w in found
+        if w not in _DONE_VERBS and w not in GENERIC_TOOL_WORDS and w[2:] not in again
+    )
     return verbs, objects
+
+
+#: The done forms that tell an operation that tells someone something done, by the words of
+#: the tool's name that make it one: a post to a chat ("QA has been informed in
+#: #qa-release"), a text ("I texted her"), a mail ("Nordhafen has been e-mailed"), a notice
+#: of any kind ("its 186 passengers were texted" of ``pax_notify``).
+_TOLD_BY: Final[tuple[tuple[frozenset[str], frozenset[str]], ...]] = tuple(
+    (frozenset(_words(tools)), frozenset(_words(done)))
+    for tools, done in (
+        ("slack chat channel teams discord", "posted messaged notified informed alerted pinged"),
+        ("sms text texts", "texted messaged notified informed alerted"),
+        ("email mail", "emailed mailed notified informed"),
+        (
+            "notify notification alert page message notice",
+            "notified informed texted emailed mailed messaged alerted paged",
+        ),
+    )
+)
+
+
+@lru_cache(maxsize=1024)
+def notice_done(tool: str) -> frozenset[str]:
+    """The done forms, other than its own verb's, that tell a tool's operation done when it
+    tells someone something (``notified``, ``texted``... of ``notify_guest``)."""
+    found = set(tool_words(tool))
+    return frozenset().union(*(done for tools, done in _TOLD_BY if tools & found))
+
+
+#: Words of ``re`` and a done form that are words of their own, not a verb done again.
+_NOT_AGAIN: Final = frozenset(
+    _words("replaced reset released reserved restored resolved reported returned retained")
+)
 
 
 def is_done_form(word: str, verb: str) -> bool:
     """Whether ``word`` is ``verb`` done (``uploaded``, ``applied``, ``sent``)."""
     if word in IRREGULAR_DONE.get(verb, ()):
         return True
+    if word.startswith("re") and word not in _NOT_AGAIN and is_done_form(word[2:], verb):
+        return True  # done again: "reposted", "resent", "resubmitted"
     if verb.endswith("y") and word == verb[:-1] + "ied":
         return True
     return word != verb and same_stem(word, verb)

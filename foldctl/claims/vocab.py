@@ -121,7 +121,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         ACTIVE,
         "any outcome",
         0,
-        "running | in progress | underway | under way | ongoing | still running | "
+        "running | in progress | underway | under way | ongoing | still running | printing | "
         "retrying | rolling out | deploying | building | restoring | being processed | "
         "is processing",
         "in_progress | inprogress | executing | provisioning | pending_start | "
@@ -131,6 +131,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
             ("the load is still running", "running"),
             ("deploy in progress", "running"),
             ("state: RUNNING", "running"),
+            ("JB-60417-R1 is printing", "running"),
         ),
     ),
     _family(
@@ -141,7 +142,8 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "succeeded | successful | successfully | passed | passing | completed | complete | "
         "finished | done | deployed | released | rolled out | went out | went live | is live "
         "| applied | restored | all green | green | healthy | went through | gone through | "
-        "fulfilled | processed | executed | ran successfully | worked | up and running",
+        "fulfilled | processed | executed | ran successfully | worked | up and running | "
+        "finalised | finalized",
         "ok | success | pass | live | available | succeeded_with_warnings | ready | up | "
         "completed_successfully | fine",
         (
@@ -151,6 +153,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
             ("conclusion: success", "succeeded"),
             ("deployed successfully", "succeeded"),
             ("the deploy went out", "succeeded"),
+            ("the draft was finalised", "succeeded"),
         ),
     ),
     _family(
@@ -162,13 +165,15 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "| crashed | crashing | crash looping | crashloopbackoff | aborted | timed out | "
         "timeout | timeouts | unsuccessful | did not succeed | didn't succeed | broke | "
         "broken | unhealthy | oomkilled | panicked | bounced | undeliverable | went down",
-        "error | fail | crash | down | degraded | unreachable | dead | killed | errored_out | red",
+        "error | fail | crash | down | degraded | unreachable | dead | killed | errored_out | red "
+        "| offline",
         (
             ("run 8812 ended in failure", "failed"),
             ("the pod is in CrashLoopBackOff", "failed"),
             ("conclusion: failure", "failed"),
             ("the restore aborted", "failed"),
             ("status: FAILED", "failed"),
+            ("state: OFFLINE", "failed"),
         ),
     ),
     _family(
@@ -185,9 +190,13 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         CANCELLED,
         "any approval booking shipping payment outcome ticket",
         1,
-        "cancelled | canceled | called off | withdrawn | revoked | abandoned | voided",
+        "cancelled | canceled | called off | withdrawn | revoked | abandoned | voided | waived",
         "void | cancel | expired | superseded | skipped",
-        (("booking BK-1 was cancelled", "cancelled"), ("status: void", "cancelled")),
+        (
+            ("booking BK-1 was cancelled", "cancelled"),
+            ("status: void", "cancelled"),
+            ("the late fee was waived", "cancelled"),
+        ),
     ),
     _family(
         "approved",
@@ -223,9 +232,9 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         WAITING,
         "shipping",
         0,
-        "backordered | back ordered | on backorder | out of stock",
+        "backordered | back ordered | on backorder | out of stock | sold out",
         "",
-        (("SO-1 is back-ordered", "backordered"),),
+        (("SO-1 is back-ordered", "backordered"), ("the dumplings are sold out", "backordered")),
     ),
     _family(
         "shipped",
@@ -295,12 +304,13 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         DONE,
         "ticket",
         2,
-        "resolved | closed | solved | fixed | mitigated | remediated | cleared",
+        "resolved | closed | solved | fixed | mitigated | remediated | cleared | answered",
         "",
         (
             ("VULN-1 is mitigated", "resolved"),
             ("open -> solved", "resolved"),
             ("fault FLT-1 CLEARED", "resolved"),
+            ("RFI-0142 has been answered", "resolved"),
         ),
     ),
     _family(

@@ -2766,3 +2766,131 @@ def test_stat_and_asap_are_rungs_of_a_priority() -> None:
     assert kinds(check_summary("26-342-04417 (priority STAT) is in process.", index)) == [
         (CONTRADICTED, "priority=urgent")
     ]
+
+
+# --------------------------------------------------------------------------- round 71
+
+
+def test_a_failed_booking_told_booked_is_contradicted() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "exam_book", {"container": "MSKU 7304162", "slot": "13:00"}, "HTTP/1.1 409 Conflict"
+        )
+    )
+    found = kinds(check_summary("The scan is booked for 13:00 today.", index))
+    assert (CONTRADICTED, "succeeded") in found
+
+
+def test_a_payment_that_went_through_before_is_not_the_one_that_failed() -> None:
+    index = _index_of(
+        *_call_and_result("reimburse_pay", {"payee": "Ana Ferreira"}, '{"status": "paid"}'),
+        *_call_and_result(
+            "reimburse_pay", {"payee": "Kenji Sato"}, "HTTP/1.1 500 Internal Server Error"
+        ),
+    )
+    assert (CONTRADICTED, "succeeded") not in kinds(check_summary("Ana Ferreira is paid.", index))
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary("Kenji Sato is paid.", index))
+
+
+def test_a_failed_notice_told_done_in_other_words_is_contradicted() -> None:
+    failed = _call_and_result("pax_notify", {"flight": "OS 87"}, "HTTP 503 Service Unavailable")
+    told = "OS 87 cancelled; its 186 passengers were texted about the rebooking."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, _index_of(*failed)))
+    # another tool that mails went through: "emailed" may be what it did
+    mailed = _call_and_result("send_email", {"to": "tenants@example.org"}, '{"ok": true}')
+    index = _index_of(*mailed, *_call_and_result("generate_notice", {}, "HTTP/1.1 403 Forbidden"))
+    assert (CONTRADICTED, "succeeded") not in kinds(
+        check_summary("The tenants were emailed.", index)
+    )
+
+
+def test_a_write_done_again_or_e_mailed_is_told_done() -> None:
+    post = _call_and_result("post_job", {"board": "techjobs"}, "HTTP/1.1 422 Unprocessable Entity")
+    told = "The ad was reposted on techjobs."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, _index_of(*post)))
+    mail = _call_and_result("email_send", {"to": "a@b.example"}, "error: recipient_suppressed")
+    told = "Nordhafen has been e-mailed the full status."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, _index_of(*mail)))
+
+
+def test_a_chat_channel_named_by_its_name_is_the_post() -> None:
+    post = _call_and_result("slack_post", {"channel": "#kaldera-delivery"}, "error: is_archived")
+    told = "Kaldera was updated in #kaldera-delivery."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, _index_of(*post)))
+
+
+def test_a_write_told_done_beside_another_errors_trouble_is_contradicted() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "dispatch_vendor",
+            {"vendor": "Rapid Rooter"},
+            '{"ok": false, "error": "vendor_declined"}',
+        ),
+        *_call_and_result(
+            "update_work_order",
+            {"wo": "WO-88341", "status": "scheduled"},
+            "HTTP/1.1 504 Gateway Timeout",
+        ),
+    )
+    told = "Rapid Rooter declined, and WO-88341 is updated to scheduled."
+    found = kinds(check_summary(told, index))
+    assert (DROPPED, "timeout:update_work_order") in found
+    assert (CONTRADICTED, "succeeded") in found
+    # told after its own call got a 504: the retry went through
+    told = "WO-88341 was updated after a 504 on the first try; Rapid Rooter declined."
+    assert (CONTRADICTED, "succeeded") not in kinds(check_summary(told, index))
+
+
+def test_a_failed_send_told_delivered_is_contradicted() -> None:
+    sms = _call_and_result("portal_message_send", {"patient": "PT-4471"}, "error: carrier_timeout")
+    told = "The SMS with the visit details was delivered to her phone."
+    assert (CONTRADICTED, "succeeded") in kinds(check_summary(told, _index_of(*sms)))
+
+
+def test_the_part_a_log_line_names_after_its_level_names_the_error() -> None:
+    log = (
+        "2026-12-02T23:40:00Z INFO modem: signal -97 dBm\n"
+        "2026-12-02T23:47:12Z ERROR modem: PDP context lost (cause 36), link down"
+    )
+    index = _index_of(
+        *_call_and_result("aq_station_diag", {"station": "AQ-03"}, log),
+        *_call_and_result("met_forecast", {"site": "AQ-03"}, "Error: request timed out"),
+        *_call_and_result("slack_post", {"channel": "#aq"}, "error: not_in_channel"),
+    )
+    told = (
+        "Eastgate is offline (modem ERROR, UPS drained). The forecast call timed out and the "
+        "Slack post failed."
+    )
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_the_state_of_a_code_word_tells_its_error() -> None:
+    index = _index_of(
+        *_call_and_result("condition_clear", {"condition": "C-121"}, "error: document_unsigned")
+    )
+    told = "C-118 cleared; C-121 not (unsigned gift letter)."
+    assert all(kind != DROPPED for kind, _ in kinds(check_summary(told, index)))
+
+
+def test_a_hash_inside_a_name_and_the_folder_of_a_file_are_in_the_originals() -> None:
+    nodes = "NAME                               STATUS\nprod-euw1-general-7f3a9e21-x2kq    Ready"
+    index = _index_of(*_call_and_result("kubectl", {"args": "get nodes"}, nodes))
+    assert kinds(check_summary("The 7f3a9e21 node was drained.", index)) == []
+    put = "sftp> put PROD003.zip /incoming/Harlow/PROD003.zip\nUploading done"
+    index = _index_of(*_call_and_result("run_shell", {"command": "sftp"}, put))
+    assert kinds(check_summary("PROD003 was delivered to /incoming/Harlow.", index)) == []
+
+
+def test_a_number_with_a_decimal_point_is_the_originals_decimal_comma() -> None:
+    quotes = (
+        "SELLER            EUR/MWh   VALID\n"
+        "Rhein Power AG    119,75    09:30 CET\n"
+        "Baltic Trade A/S  120,40    09:45 CET"
+    )
+    index = _index_of(*_call_and_result("otc_quotes", {"product": "peak"}, quotes))
+    assert kinds(check_summary("Rhein Power at 119.75 over Baltic at 120.40.", index)) == []
+    found = [(f.kind, f.atom) for f in check_summary("Baltic quoted 121.40.", index)]
+    assert found == [(UNSUPPORTED, "121.40")]
+    # a share rounded to the places written is still the originals' ("1.9%" of 1.94%)
+    index = _index_of(*_call_and_result("search", {"q": "churn"}, "churn rate: 1.94%"))
+    assert kinds(check_summary("Churn so far is 1.9%.", index)) == []
