@@ -28,6 +28,7 @@ runs of words, digits and spaces).
 from __future__ import annotations
 
 import re
+import string
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -2078,7 +2079,7 @@ def _reading_supports(claim: Atom, text: str, begin: int, stop: int, seen: Decim
     return True
 
 
-_HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
+_HEX_DIGITS: Final = frozenset(string.hexdigits)
 
 
 def token_supports(claim: Atom, text: str, start: int, end: int) -> bool | None:

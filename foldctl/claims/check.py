@@ -1700,7 +1700,8 @@ class _Check:
         # the same operation went through before, for another thing ("Ana is paid" of a
         # payment to Kenji that failed): a clause tells this one done only by what it asked
         asked = self._asked_apart(tool, positions[0])
-        verbs, told = self._done_words_of(tool)  # less what tools that went through did
+        # its verbs and words of telling, less those of tools that went through
+        done_verbs, told = self._done_words_of(tool)
         # what the error's own lines name ("lk-0f3a-88e1 unreachable")
         named = frozenset().union(*(self.index.error_line_entities(p) for p in positions[:4]))
         for n, (clause_start, clause_end) in enumerate(self.clauses):
@@ -1716,7 +1717,7 @@ class _Check:
             text = self.summary[clause_start:clause_end]
             if _DOUBT.search(text):
                 continue
-            match = _done_of(text, verbs, objects, told)
+            match = _done_of(text, done_verbs, objects, told)
             if match is not None and asked is not None and not mention.words & _ALL:
                 lowered = text.lower()  # "all three batches were paid" tells every one
                 if not any(value in lowered for value in asked):
@@ -1918,12 +1919,13 @@ class _Check:
             )
             if own is not None:
                 troubled = own.sub(lambda m: " " * len(m.group()), troubled)
-            classes = {
-                name
+            troubles = [
+                (name, m.start())
                 for name, pattern in F.MENTION_CLASSES
                 for m in pattern.finditer(troubled)
                 if not _DENIED_TROUBLE.search(troubled, max(0, m.start() - 12), m.start())
-            }
+            ]
+            classes = {name for name, _ in troubles}
             # "isn't in the channel" says "not" as a word does
             lowered = _NOT_CONTRACTED.sub(" not", text.lower().replace("re-run", "rerun"))
             atoms = self._atoms_in(clause_start, clause_end)
@@ -1951,6 +1953,7 @@ class _Check:
                     frozenset(map(_stem, words)),
                     f" {' '.join(in_order)} ",
                     _measures(atoms),
+                    max((at for name, at in troubles if name != "weak"), default=-1),
                 )
             )
         self._mention_list = found
@@ -2050,7 +2053,8 @@ class _Check:
         """Whether clause ``n``, which names a failed operation beside a word of another
         kind of trouble, tells the operation done ("WO-88341 is updated to scheduled" after
         "Rapid Rooter declined", of an update that timed out): the trouble is another's."""
-        if error_class in self._mentions()[n].classes:
+        mention = self._mentions()[n]
+        if error_class in mention.classes:
             return False
         verbs, told = self._done_words_of(tool)
         text = self.summary[slice(*self.clauses[n])]
@@ -2059,12 +2063,7 @@ class _Check:
         done = _done_of(text, verbs, (), told)
         # told after the trouble: "... refused (422), so ... DC-55120 is now marked SETTLED",
         # not "was resubmitted (a 503, then 202)", the retry of the call that got the 503
-        return done is not None and not any(
-            m.start() > done.start("done")
-            for name, pattern in F.MENTION_CLASSES
-            if name != "weak"
-            for m in pattern.finditer(text)
-        )
+        return done is not None and mention.trouble_at <= done.start("done")
 
     @staticmethod
     def _mentions_error(
@@ -2187,6 +2186,8 @@ class _Mention(msgspec.Struct, frozen=True):
     stems: frozenset[str] = frozenset()  # its words without their endings (:func:`_stem`)
     phrase: str = ""  # its words in order, one space between, one before and after
     measures: frozenset[str] = frozenset()  # its sizes and times (:func:`_measures`)
+    # where its last word of trouble (not a weak one) begins, from the clause's start
+    trouble_at: int = -1
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
