@@ -247,7 +247,8 @@ COUNT_MODIFIERS: Final = frozenset(
 LABEL_WORDS: Final = frozenset(
     words(
         "summary step part round iteration attempt page section chapter line row column item "
-        "option rev revision phase stage level tier figure table slide question run turn"
+        "option rev revision phase stage level tier figure table slide question run turn "
+        "acuity priority grade category severity triage"
     )
 )
 _LAST_WORD: Final = lazy(r"(?<![A-Za-z])([A-Za-z]+)\.?[ ]$")
@@ -556,11 +557,12 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
         "D",
     ),
     (
-        # hours and minutes of a span: "5:40 h left", "1:35 hours over" (not a time of
-        # day: "at 14:00 hrs", "from 09:30 h")
+        # hours and minutes of a span: "5:40 h left", "1:35 hours over", "7:02 of air
+        # time" (not a time of day: "at 14:00 hrs", "from 09:30 h")
         "B_hmdur",
         r"(?<![\w:.])(?<!\bat )(?<!\bby )(?<!from )(?<!until )(?<!\bto )"
-        r"(?P<hh>\d{1,3}):(?P<hmm>[0-5]\d) ?(?:hours|hour|hrs|hr|h)(?![\w])",
+        r"(?P<hh>\d{1,3}):(?P<hmm>[0-5]\d)"
+        r"(?: ?(?:hours|hour|hrs|hr|h)(?![\w])|(?= of (?:[a-z]{2,12} )?time\b))",
         "D",
     ),
     (
@@ -1552,6 +1554,8 @@ def _number(m: re.Match[str], all_numbers: bool) -> Atom | None:
         and not (w1.lower() in COUNT_MODIFIERS and w2 and w2.lower() not in NOT_NOUNS)
     ):
         w1 = w2 = None  # "1,204 passed": a number with an outcome, not a count of "passed"
+    if w1 and label in LABEL_WORDS and not is_word:
+        w1 = w2 = None  # "the acuity 2 STEMI", "stage 3 tumours": a rank, not a count
     if w1:
         lw1 = w1.lower()
         if lw1 in DURATION_UNITS and not is_word:
@@ -2222,6 +2226,8 @@ def supports(claim: Atom, seen: Atom) -> bool:
             seen.value == claim.value or seen.value.startswith(claim.value + "/")
         )
     if kind == PATH:
+        if seen.kind == HANDLE and seen.text.startswith("@"):
+            return seen.text[1:] == claim.text  # "curl -d @body.json": the file it sends
         if seen.kind not in (PATH, URL):
             return False
         a, b = claim.value, seen.value
@@ -2343,6 +2349,9 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("timeout after 30000ms", ((STATUS, "failed"), (DURATION, "30"))),
     ("5:40 h left", ((DURATION, "20400"),)),
     ("at 14:00 hrs", ((TIME, "14:00"),)),
+    ("logged 7:02 of air time", ((DURATION, "25320"),)),
+    ("the acuity 2 STEMI", ()),
+    ("we have 2 STEMI patients", ((COUNT, "2 stemi"),)),
     ("480.00 Pro annual renewal", ((NUMBER, "480"),)),
     ("after 30 seconds", ((DURATION, "30"),)),
     ("within 48 h", ((DURATION, "172800"),)),

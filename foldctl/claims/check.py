@@ -1027,6 +1027,25 @@ class _Check:
                 )
         return found
 
+    def _failed_on(self, claim: Atom, entity: Atom) -> bool:
+        """Whether a call on ``entity`` failed in the originals the way ``claim`` says (an
+        error of the kind its word names: "timed out" of a timeout, "refused" of a
+        denial): an error result that names the entity, or answers a call that asked about
+        it.  Such a failure happened, whatever state the entity reached after it.  A word
+        of failure of no kind ("failed", "rolled back") tells how it ended: "the DNS-01
+        validation failed" of one that went through on the retry is wrong."""
+        said = {
+            name
+            for name, pattern in F.MENTION_CLASSES
+            if name not in _GENERIC_TROUBLE and pattern.search(claim.text)
+        }
+        key = entity_key(entity)
+        return any(
+            self.index.messages[position].error_class in said
+            and key in self.index.failed_on(position)
+            for position in self.index.errors(self.start, self.stop)
+        )
+
     def _strong(self, claim: Atom, fact: Fact, entity: Atom, position: int) -> bool:
         """Whether the originals' value is strong evidence against the claim: the same
         entity's value of the same attribute, in a field made for it, of a type that
@@ -1065,6 +1084,8 @@ class _Check:
                 return False  # "504 Gateway Timeout": what a call got back, not a state
             if _said_failed(claim) and _EARLIER.search(self.summary, clause[0], claim.start):
                 return False  # "the first attempt timed out": a try, not how it ended
+            if _said_failed(claim) and self._failed_on(claim, entity):
+                return False  # "CB-88471's POST timed out": a call on it did, whatever came after
             if _ASIDE_SUBJECT.search(self.summary, max(0, claim.start - 48), claim.start):
                 return False  # "C-140 cleared (the first order timed out)": the aside's own
             before = self.summary[max(clause[0], claim.start - 6) : claim.start].lower()
@@ -1195,6 +1216,16 @@ class _Check:
             yield found
             position = found + 1
 
+    def _sentence_entities(self, claim: Atom) -> set[str]:
+        """The entities the sentence of ``claim`` names, and the options it names by their
+        letter ("option A"), as the originals file them."""
+        span = _containing(
+            self.sentences, self._sentence_starts, claim.start, self._clause_of(claim)
+        )
+        entities = {entity_key(a) for a in self._atoms_in(*span) if a.kind in A.ENTITY_KINDS}
+        options = _OPTION_NAMED.finditer(self.summary, *span)
+        return entities | {label_key(m.group(1)) for m in options}
+
     def _others(self, position: int, key: str) -> Iterator[Fact]:
         """The facts message ``position`` gives entities other than ``key``."""
         for other, listed in self.index.facts(position).entities.items():
@@ -1249,10 +1280,15 @@ class _Check:
         """Whether an amount the summary gives ``entity`` is another entity's in the
         originals (the fare of the flight not booked, another row's total)."""
         owner = entity_key(entity) if entity is not None else ""
+        # an entity the sentence names as well is the claim's own ("RD-3217 ... surcharge
+        # 385,00 EUR ... booked as R-61497" of run R-61497's surcharge)
+        named = self._sentence_entities(claim)
         return any(
             any(
                 f.kind == A.MONEY and _same_money(claim.value, f.value)
-                for f in self._others(found, owner)
+                for other, listed in self.index.facts(found).entities.items()
+                if other != owner and other not in named
+                for f in listed
             )
             for found in self._supporting(claim)
         )
@@ -1628,10 +1664,23 @@ class _Check:
             )
             for (error_class, tool), (_, positions) in ordered
         ]
-        named = {n for *_, (own, _) in found for n in own}  # named by an error's own marks
-        errors_named = Counter(n for *_, (own, _) in found for n in own)
+        named = {n for *_, (own, _, _) in found for n in own}  # named by an error's own marks
+        errors_named = Counter(n for *_, (own, _, _) in found for n in own)
         findings: list[ClaimFinding] = []
-        for error_class, tool, positions, (own, by_class) in found:
+        strong = [own - by_operation for *_, (own, _, by_operation) in found]
+        for i, (error_class, tool, positions, (own, by_class, by_operation)) in enumerate(found):
+            if self._named_for_another(i, error_class, strong, own, by_operation, mentions) or (
+                not own and by_class and not by_class - named
+            ):
+                # the clauses that seem to tell it tell other errors (by their own marks,
+                # or share only its kind of trouble with them); a clause that tells its
+                # operation done is the summary's word on it: the error is dropped
+                told = self._told_done(error_class, tool, positions, mentions, claimed)
+            else:
+                told = None
+            if told is not None:
+                findings += [told, self._drop(error_class, tool, positions, loose=False)]
+                continue
             if own:
                 tied |= own
                 # a clause that names this error alone: what it says of it is about it
@@ -1661,22 +1710,47 @@ class _Check:
             for n, m in enumerate(mentions)
         )
         for error_class, tool, positions in unmentioned:
-            line = self.index.messages[positions[0]].error or ""
             told = self._told_done(error_class, tool, positions, mentions, claimed)
             if told is not None:
                 findings.append(told)
-            findings.append(
-                ClaimFinding(
-                    kind=UNVERIFIED if loose else DROPPED,
-                    atom=line,
-                    atom_kind="error",
-                    normalised=f"{error_class}:{tool}",
-                    expected="an error the summary may tell in other words" if loose else None,
-                    evidence=tuple(self.index.ref(p) for p in positions),
-                    searched=self.stop - self.start,
-                )
-            )
+            findings.append(self._drop(error_class, tool, positions, loose=loose))
         return findings
+
+    def _drop(
+        self, error_class: str, tool: str, positions: list[int], *, loose: bool
+    ) -> ClaimFinding:
+        """The finding of an error the summary does not mention: ``dropped``, or with
+        ``loose`` (a clause of trouble may tell it in other words) ``unverified``."""
+        return ClaimFinding(
+            kind=UNVERIFIED if loose else DROPPED,
+            atom=self.index.messages[positions[0]].error or "",
+            atom_kind="error",
+            normalised=f"{error_class}:{tool}",
+            expected="an error the summary may tell in other words" if loose else None,
+            evidence=tuple(self.index.ref(p) for p in positions),
+            searched=self.stop - self.start,
+        )
+
+    @staticmethod
+    def _named_for_another(
+        i: int,
+        error_class: str,
+        strong: list[set[int]],
+        own: set[int],
+        by_operation: set[int],
+        mentions: list[_Mention],
+    ) -> bool:
+        """Whether the ``i``-th error is named only by clauses that name it by its
+        operation or its thing (``by_operation``) and name another error by its own marks,
+        with no word of its kind of trouble ("the pre-auth call got a 422" beside a failed
+        ``hl7_push``: the clause tells the 422).  ``strong``: each error's clauses named by
+        its own marks."""
+        others = set().union(*(ties for j, ties in enumerate(strong) if j != i))
+        return (
+            bool(own)
+            and own <= by_operation & others
+            and not any(error_class in mentions[n].classes for n in own)
+        )
 
     def _told_done(
         self,
@@ -1954,6 +2028,7 @@ class _Check:
                     f" {' '.join(in_order)} ",
                     _measures(atoms),
                     max((at for name, at in troubles if name != "weak"), default=-1),
+                    _readings(text),
                 )
             )
         self._mention_list = found
@@ -1968,11 +2043,13 @@ class _Check:
         *,
         single: bool,
         unique: bool,
-    ) -> tuple[set[int], set[int]]:
+    ) -> tuple[set[int], set[int], set[int]]:
         """The clauses that mention the error: those that name it (its code, its
         distinctive words, its own code word, or a word of trouble with the failing
         operation or what the call was about), and, when none does, those that share only
-        its kind of trouble when no other error shares it ("the card was declined")."""
+        its kind of trouble when no other error shares it ("the card was declined"); and
+        of the first, those that name it only by its operation or its thing beside a word
+        of trouble (:data:`_BY_OPERATION`)."""
         anchors: set[str] = set()
         lines: list[str] = []
         for n, position in enumerate(positions[:20]):
@@ -1991,6 +2068,7 @@ class _Check:
             )
         )
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
+        readings = frozenset().union(*map(_readings, lines))
         # two words in a row of its lines, or of its JSON fields ("Rapid Rooter declined the
         # job" of {"error": "vendor_declined", "vendor": "Rapid Rooter"})
         fields = [f for p in positions[:_ERROR_LINES_READ] for f in self.index.error_fields(p)]
@@ -2012,6 +2090,7 @@ class _Check:
             objects |= command_programs(self.index.call_arguments(position)) - GENERIC_TOOL_WORDS
         found: set[int] = set()
         by_class: set[int] = set()
+        by_operation: set[int] = set()
         for n, mention in enumerate(mentions):
             tie = self._mentions_error(
                 mention,
@@ -2026,6 +2105,7 @@ class _Check:
                 pairs,
                 measures,
                 things,
+                readings,
                 single=single,
                 unique=unique,
             )
@@ -2035,19 +2115,21 @@ class _Check:
                 continue
             elif tie:
                 found.add(n)
+                if tie is _BY_OPERATION:
+                    by_operation.add(n)
         if found:
             if any(mentions[n].classes - {"weak"} for n in found):
                 # told by its own marks: a clause that only shares its kind of trouble may
                 # tell another error ("the code was rejected" beside "the card was declined")
-                return found, set()
+                return found, set(), by_operation
             # told by what it is about alone ("LO-58213 placed with Visionlab"): the clause
             # of its kind of trouble tells how it went ("the first request timed out")
-            return found | by_class, set()
+            return found | by_class, set(), by_operation
         if by_class:
-            return set(), by_class
+            return set(), by_class, set()
         if not anchors and not operation_words(tool):
             found = {n for n, m in enumerate(mentions) if m.classes - {"weak"}}
-        return found, set()
+        return found, set(), set()
 
     def _told_done_beside(self, n: int, error_class: str, tool: str) -> bool:
         """Whether clause ``n``, which names a failed operation beside a word of another
@@ -2079,6 +2161,7 @@ class _Check:
         pairs: frozenset[str],
         measures: set[str],
         things: set[str],
+        readings: frozenset[str],
         *,
         single: bool,
         unique: bool,
@@ -2111,8 +2194,14 @@ class _Check:
             # story ("LS-0088 completed, 14 records acknowledged" of a sync that timed out
             # with 0 of 14 acknowledged)
             return bool(
-                mention.entities & things
-                and (pairs & mention.pairs or measures & mention.measures or _long(shared))
+                (
+                    (
+                        mention.entities & things
+                        and (pairs & mention.pairs or measures & mention.measures or _long(shared))
+                    )
+                    # or a reading of it with a word of its own: "endotoxin ... 0.31 EU/mL"
+                    or (readings & mention.readings and _long(shared))
+                )
                 and not _says_done(mention)
             )
         if len(shared) >= 2 or _long(shared):
@@ -2188,6 +2277,7 @@ class _Mention(msgspec.Struct, frozen=True):
     measures: frozenset[str] = frozenset()  # its sizes and times (:func:`_measures`)
     # where its last word of trouble (not a weak one) begins, from the clause's start
     trouble_at: int = -1
+    readings: frozenset[str] = frozenset()  # its numbers with decimals (:func:`_readings`)
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
@@ -2320,6 +2410,13 @@ _NAMED_OBJECT: Final = lazy(r"[ \t]{1,3}[a-z]{3,20}[ \t]{1,3}(?P<id>[A-Z][A-Za-z
 _TRANSITIVE: Final = lazy(
     r"\s{1,3}(?:(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
     r"|[A-Z][a-z]|[A-Z]{2,5}\b)"  # "returned Refer with Caution", "passed CI"
+)
+#: Classes of trouble words that name no kind of failure ("failed", "an error").
+_GENERIC_TROUBLE: Final = frozenset({"failed", "weak"})
+#: An option a summary names by its letter or number ("option A", "quote 2"), as the
+#: originals' table of options files its row.
+_OPTION_NAMED: Final = lazy(
+    r"(?i:\b(?:option|plan|offer|quote|alternative|choice|variant|scenario))[ \t]([A-Z0-9]{1,2})\b"
 )
 #: Before a status word, an aside with a subject of its own: "(the first order timed out)".
 _ASIDE_SUBJECT: Final = lazy(r"\((?:the|a|an|its|their|his|her|our)\s[^()]{1,40}$", re.I)
@@ -2577,6 +2674,16 @@ def _told_in_words(name: str, mention: _Mention) -> bool:
         and any(len(p) >= 4 and p not in F.COMMON_ERROR_WORDS for p in rest)
         and f" {' '.join(rest)} " in mention.phrase
     )
+
+
+def _readings(text: str) -> frozenset[str]:
+    """The numbers with decimals a text gives, with a point ("0.31" of "0,31 EU/mL"): a
+    reading is as good as a word of an error's line at naming it."""
+    return frozenset(m.replace(",", ".") for m in _READING.findall(text[:2000]))
+
+
+#: A number with decimals, not part of a longer run of digits and dots (a version, a date).
+_READING: Final = lazy(r"(?<![\d.,])\d{1,6}[.,]\d{1,4}(?![\d]|[.,]\d)")
 
 
 def _long(words: Iterable[str]) -> bool:

@@ -526,7 +526,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"died|dies|out[\s-]of[\s-]memory|f[ae]ll(?:s|ing)? over|never got\b|not reached|"
     r"emergency stop|e-stop\w*|"
     r"did(?:n't| not) (?:work|go through|succeed)|retr(?:y|ied|ies|ying)|"
-    r"(?:on|at|in) (?:the |its |a )?(?:second|2nd|third|3rd|next) (?:go|try|attempt|pass)|"
+    r"(?:on|at|in) (?:the |its |a )?(?:second|2nd|third|3rd|next) "
+    r"(?:go|try|attempt|pass|request|call|time|run)\b|"
     r"abort\w*|hiccup|went wrong|panic\w*|segfault|sigsegv|oom\w*|corrupt\w*|mismatch\w*|"
     r"non-?zero|exit(?:ed)? (?:with )?(?:code |status )?[1-9]\d*|"
     r"(?:has|have|had)(?:n't| not) (?:yet )?(?:been )?(?:told|notified|informed|sent|paid|"
@@ -546,7 +547,8 @@ MENTION_TERMS: Final[dict[str, str]] = {
     r"(?:\w+n't|not) (?:yet )?(?:clear|pass|succeed|complete|finish|go through)\w*|"
     r"traceback|(?-i:[A-Z]\w*(?:Error|Exception))\b|(?:not|\w*n't) (?:been )?able to|"
     r"(?:ran|runs|run) out\b(?! of)|"
-    r"(?:was|were|is|are|has|have)(?:n't| not) (?:yet )?(?:been )?(?:posted|sent|"
+    r"(?:(?:was|were|is|are|has|have)(?:n't| not)|(?:nothing|none) (?:was|were|got|has|have))"
+    r" (?:yet )?(?:been )?(?:posted|sent|"
     r"delivered|loaded|saved|created|applied|accepted|queued|scheduled|booked|synced|imported|"
     r"uploaded|published|logged|recorded|filed|stored|registered)",
     "weak": r"errors?|exception|problem|issues?\b|warnings?|faulty",

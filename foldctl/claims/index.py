@@ -56,6 +56,9 @@ from foldctl.lazyre import lazy
 
 #: Keeps digits and dots, blanks the rest: the number tokens of a message, for ``split``.
 NUMBER_TOKENS: Final = bytes(c if 48 <= c <= 57 or c == 46 else 32 for c in range(256))
+#: A number with a decimal comma and no thousands ("82,6", "7,50"; not "1.204,50", not
+#: "3,1,4"): its two tokens are one number, which a summary may write with a point.
+_DECIMAL_COMMA: Final = lazy(rb"(?<![\d.,])(\d{1,3}),(\d{1,2})(?!\d|,\d)")
 #: Runs of dots: no number, so a key group holding one constrains nothing.
 _SHORT_TOKENS: Final = frozenset([b".", b"..", b"...", b"...."])
 _NO_RUNS: Final[frozenset[bytes]] = frozenset()
@@ -204,7 +207,11 @@ def number_tokens(raw: bytes) -> list[bytes]:
     translated = raw.translate(NUMBER_TOKENS)
     if b".." in translated:
         translated = translated.replace(b"...", b"   ").replace(b"..", b"  ")
-    return translated.split()
+    tokens = translated.split()
+    if b"," in raw:
+        # "82,6 %" is filed under "82.6" as well: a summary writes the share with a point
+        tokens.extend(b"%s.%s" % m.groups() for m in _DECIMAL_COMMA.finditer(raw))
+    return tokens
 
 
 def number_runs(tokens: Iterable[bytes], wanted: frozenset[bytes] | None) -> frozenset[bytes]:
@@ -266,6 +273,7 @@ class EvidenceIndex:
         self._errors: list[int] = []
         self._error_groups: dict[tuple[str, str], list[int]] = {}
         self._anchors: dict[int, frozenset[str]] = {}
+        self._failed_on: dict[int, frozenset[str]] = {}
         self._call_arguments: dict[int, tuple[Any, ...]] = {}
         self._error_lines: dict[int, tuple[str, ...]] = {}
         self._error_fields: dict[int, tuple[str, ...]] = {}
@@ -397,6 +405,29 @@ class EvidenceIndex:
             keys.update(label_key(v) for v in labels)
             keys.update("#" + run for text in texts for run in _LONG_NUMBER.findall(text))
             cached = self._anchors[position] = frozenset(keys)
+        return cached
+
+    def failed_on(self, position: int) -> frozenset[str]:
+        """The entities the error result at ``position`` failed on: those its lines of
+        error name and those its call asked about (a short argument, or a shell command's
+        ``.../disputes/CB-88471/responses``), not every row of the output around them."""
+        cached = self._failed_on.get(position)
+        if cached is None:
+            arguments = self.call_arguments(position)
+            texts = call_values(arguments) + [
+                _URL_PARTS.sub(" ", value[:2000])  # the ids of a URL's path
+                for args in arguments
+                if isinstance(args, dict)
+                for key, value in args.items()
+                if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
+            ]
+            keys = {
+                entity_key(a)
+                for text in texts
+                for a in A.extract_atoms(text)
+                if a.kind in A.ENTITY_KINDS
+            }
+            cached = self._failed_on[position] = self.error_line_entities(position) | keys
         return cached
 
     def call_arguments(self, position: int) -> tuple[Any, ...]:
@@ -655,9 +686,10 @@ class EvidenceIndex:
                 return False
             text = self.text(position)
             for key in keys:
-                for index in _occurrences(text, key):
-                    if _token_or_window(atom, text, index, index + len(key)):
-                        return True
+                for spelled in _spellings(key):
+                    for index in _occurrences(text, spelled):
+                        if _token_or_window(atom, text, index, index + len(spelled)):
+                            return True
             return False
         text = self.text(position)
         target = A.needle(atom)
@@ -994,6 +1026,15 @@ def _occurrences(text: str, key: str) -> Iterator[int]:
             return
 
 
+def _spellings(key: str) -> tuple[str, ...]:
+    """How a message may write a number token: as it is, and a short decimal with a comma
+    ("82.6" as "82,6": :func:`number_tokens` files that under "82.6" too)."""
+    whole, dot, places = key.partition(".")
+    if dot and 1 <= len(places) <= 2 and "." not in places and 1 <= len(whole) <= 3:
+        return (key, f"{whole},{places}")
+    return (key,)
+
+
 def _lone_dot(text: str, at: int) -> bool:
     """Whether ``text[at]`` is a dot of a number (a decimal point), not one of a run of
     dots (``15..21``), which ends the number."""
@@ -1078,6 +1119,8 @@ def command_programs(arguments: Iterable[Any]) -> set[str]:
 
 
 #: Tool-call argument keys that hold a shell command.
+#: What parts a URL or a file argument in a shell command: its ids stand between them.
+_URL_PARTS: Final = lazy(r"[/@?&=]")
 _COMMAND_KEYS: Final = frozenset({"command", "cmd", "script", "shell"})
 
 

@@ -100,6 +100,7 @@ SYNONYMS: Final[tuple[frozenset[str], ...]] = tuple(
         "response responses respond reply replies replied answer",
         "chat slack teams discord channel",
         "booking book booked reservation reserve reserved",
+        "invoice invoices invoiced invoicing bill bills billed billing",
         "page paged paging pager oncall",
         "sync import export",
         "validate validates validated validating validation validator check checks checked "

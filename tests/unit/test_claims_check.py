@@ -2894,3 +2894,97 @@ def test_a_number_with_a_decimal_point_is_the_originals_decimal_comma() -> None:
     # a share rounded to the places written is still the originals' ("1.9%" of 1.94%)
     index = _index_of(*_call_and_result("search", {"q": "churn"}, "churn rate: 1.94%"))
     assert kinds(check_summary("Churn so far is 1.9%.", index)) == []
+
+
+# --------------------------------------------------------------------------- round 72
+
+
+def test_a_failure_of_a_call_on_the_entity_is_not_contradicted_by_its_state() -> None:
+    post = "curl -m 30 -X POST https://portal.example/api/v2/disputes/CB-88471/responses"
+    index = _index_of(
+        ("tool", "CASE      STATUS\nCB-88471  needs_response", "dispute_list"),
+        *_call_and_result("run_shell", {"command": post}, "curl: (28) Operation timed out"),
+        ("tool", "CASE      STATUS\nCB-88471  needs_response", "dispute_list"),
+    )
+    told = "CB-88471's evidence POST timed out (curl 28)."
+    assert (CONTRADICTED, "failed") not in kinds(check_summary(told, index))
+    # a case no call failed on: its state does contradict the failure
+    listing = "CASE      STATUS\nCB-88417  needs_response"
+    index = _index_of(
+        ("tool", listing, "dispute_list"),
+        *_call_and_result("run_shell", {"command": post}, "curl: (28) Operation timed out"),
+    )
+    assert (CONTRADICTED, "failed") in kinds(check_summary("CB-88417 timed out.", index))
+
+
+def test_a_share_written_with_a_point_is_the_originals_decimal_comma() -> None:
+    risk = "VaR 95 %: 413.000 EUR\nlimit: 500.000 EUR\nutilisation: 82,6 %\nband: AMBER"
+    index = _index_of(*_call_and_result("risk_report", {"book": "power"}, risk))
+    assert kinds(check_summary("VaR is AMBER at 82.6 %.", index)) == []
+    found = [(f.kind, f.atom) for f in check_summary("VaR is AMBER at 86.2 %.", index)]
+    assert found == [(UNSUPPORTED, "86.2 %")]
+
+
+def test_an_option_the_sentence_names_owns_its_amount() -> None:
+    """ "option A (... surcharge 385,00 EUR) was taken": the options table files the amount
+    under option A's row; the sentence names that option, so the amount is not another's
+    (the option not chosen) and not compared with the terminal's cash order."""
+    case = _written("atmnetwork-01")
+    assert (
+        "option A (emergency run with AV-21 today 16:00-18:00, surcharge 385,00 EUR)"
+        in (case["summary"])
+    )
+    assert "385,00 EUR" not in [f.atom for f in case_findings(case) if f.kind == CONTRADICTED]
+
+
+def test_a_write_told_done_while_its_error_is_only_named_beside_another_is_dropped() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "preauth_submit", {"patient": "PT-4471"}, "HTTP/1.1 422 Unprocessable Entity"
+        ),
+        *_call_and_result(
+            "hl7_push", {"clinic": "Lakeside Cardiology"}, "curl: (28) Operation timed out"
+        ),
+    )
+    told = "The preauth push for PT-4471 got a 422. The lipid panel was pushed to the EHR."
+    found = kinds(check_summary(told, index))
+    assert (CONTRADICTED, "succeeded") in found
+    assert (DROPPED, "timeout:hl7_push") in found
+    # told with a word of its own kind of trouble, the clause tells it
+    told = "The preauth push for PT-4471 got a 422 and the EHR push timed out."
+    assert kinds(check_summary(told, index)) == []
+
+
+def test_an_error_told_by_its_reading_or_by_nothing_done_is_mentioned() -> None:
+    log = (
+        "2026-12-02T05:58:00+01:00 INFO conductivity 4.1 uS/cm ok\n"
+        "2026-12-02T06:02:09+01:00 ERROR endotoxin port B 0.31 EU/mL exceeds action level"
+    )
+    index = _index_of(*_call_and_result("water_test_log", {"plant": "RO-2"}, log))
+    told = "RO-2: conductivity fine; port B endotoxin logged at 0.31 EU/mL."
+    assert kinds(check_summary(told, index)) == []
+    post = _call_and_result("slack_post", {"channel": "#aq-duty"}, "error: not_in_channel")
+    told = "The bot is not a member of #aq-duty, so nothing was posted."
+    assert kinds(check_summary(told, _index_of(*post))) == []
+
+
+def test_an_invoice_is_named_by_its_bill() -> None:
+    index = _index_of(
+        *_call_and_result(
+            "invoice_finalize", {"invoice": "INV-26-1187"}, "HTTP/1.1 422 Unprocessable Entity"
+        )
+    )
+    told = "The bill can't be closed out until the missing dose is sorted."
+    assert kinds(check_summary(told, index)) == []
+    assert (DROPPED, "invalid:invoice_finalize") in kinds(
+        check_summary("The bath is on the Great Dane's bill.", index)
+    )
+
+
+def test_the_file_a_curl_command_sends_is_in_the_originals() -> None:
+    command = "curl -X POST https://portal.example/api/disputes -d @ce3_CB-88471.json"
+    index = _index_of(*_call_and_result("run_shell", {"command": command}, '{"ok": true}'))
+    assert kinds(check_summary("Sent ce3_CB-88471.json to the portal.", index)) == []
+    assert kinds(check_summary("Sent ce3_CB-88417.json to the portal.", index)) == [
+        (UNSUPPORTED, "ce3_CB-88417.json")
+    ]
