@@ -657,8 +657,14 @@ _RULES: Final[tuple[tuple[str, str, str], ...]] = (
     ),
     ("B_lid", r"(?<![\w/.-])[a-z]{2,6}_(?=[A-Za-z]*\d)[A-Za-z0-9]{6,}(?![\w-])", "L"),
     ("B_hid", r"(?<![\w/.-])[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-\d{2,}(?![\w-])", "L"),
-    # a lower-case name made of parts with digits (checkout-api-7d9f8b6c4-9mzlt)
-    ("B_kid", r"(?<![\w/.@:-])[a-z][a-z0-9]*(?:-[a-z0-9]+){1,8}(?![\w-])", "L"),
+    # a lower-case name made of parts with digits (checkout-api-7d9f8b6c4-9mzlt), not a
+    # figure told roughly ("the mid-290s")
+    (
+        "B_kid",
+        r"(?<![\w/.@:-])(?!(?:low|mid|high|upper|lower|early|late)-\d+s(?![\w-]))"
+        r"[a-z][a-z0-9]*(?:-[a-z0-9]+){1,8}(?![\w-])",
+        "L",
+    ),
     ("B_handle", r"@(?P<handle>[A-Za-z][\w.-]{0,38}[A-Za-z0-9])(?![\w@])", "S"),
     ("B_hnum", r"(?<![\w&])\#(?P<hnum>\d{2,})\b", "S"),
     ("B_hash", r"(?<![\w-])(?=[0-9]{0,39}[a-f])[0-9a-f]{7,40}(?![\w-])", "DL"),
@@ -2350,6 +2356,7 @@ EXAMPLES: Final[tuple[tuple[str, tuple[tuple[str, str], ...]], ...]] = (
     ("5:40 h left", ((DURATION, "20400"),)),
     ("at 14:00 hrs", ((TIME, "14:00"),)),
     ("logged 7:02 of air time", ((DURATION, "25320"),)),
+    ("pull in the mid-290s", ()),
     ("the acuity 2 STEMI", ()),
     ("we have 2 STEMI patients", ((COUNT, "2 stemi"),)),
     ("480.00 Pro annual renewal", ((NUMBER, "480"),)),

@@ -153,7 +153,9 @@ _SENTENCE_END: Final = lazy(r"(?<![.!?])[.!?]++[\"')\]]*+\s+|\n\s*")
 _LAST_TOKEN: Final = lazy(r"(?<![\w.])[\w.]++$")
 _CLAUSE_BREAK: Final = lazy(
     r";|\s[—–]\s|\s-\s"
-    r"|,?(?<!\s)\s{1,4}(?:but|while|whereas|although|though|however|meanwhile)\s{1,4}"
+    # not before the clause's own call: "was ordered but the call timed out"
+    r"|,?(?<!\s)\s{1,4}(?:but(?!\s{1,4}(?:the|its|that)\s{1,3}(?:call|request|attempt)\b)"
+    r"|while|whereas|although|though|however|meanwhile)\s{1,4}"
     # ", and" before a new subject: "the rest was released, and Lakeside's panel was pushed";
     # not a retry of the same call: "got a 502, and the retry also failed"
     r"|,\s{1,3}and\s{1,3}(?=(?:the|its|their|his|her|[A-Z][a-z]+)\b)"
@@ -696,14 +698,20 @@ class _Check:
         cue = D.derived_cue(text, atom.start - clause[0], atom.end - clause[0])
         # a share ("28.9% of hosts"), not a rate that is a measurement ("a 6.7% error rate")
         percent = atom.kind == A.PERCENT and self.summary.startswith(" of ", atom.end)
-        if cue is None and not percent:
+        change = atom.kind == A.PERCENT and (
+            _CHANGE_AFTER.match(self.summary, atom.end) is not None
+            or _CHANGE_BEFORE.search(self.summary, max(0, atom.start - 16), atom.start) is not None
+        )
+        if cue is None and not percent and not change:
             return None
+        if change and cue is None:
+            cue = "a change between numbers in the originals; not checked"
         said = cue or "a share of numbers in the originals; not checked"
         if self._worked_out >= _WORKED_OUT_BUDGET:
             return said  # unverified: one number too many to work out in one summary
         self._worked_out += 1
         numbers = self._related_numbers(atom, clause)
-        if D.derivable(value, numbers, percent=percent, places=_places(atom)):
+        if D.derivable(value, numbers, percent=percent or change, places=_places(atom)):
             return True
         return said
 
@@ -1776,12 +1784,21 @@ class _Check:
         asked = self._asked_apart(tool, positions[0])
         # its verbs and words of telling, less those of tools that went through
         done_verbs, told = self._done_words_of(tool)
-        # what the error's own lines name ("lk-0f3a-88e1 unreachable")
-        named = frozenset().union(*(self.index.error_line_entities(p) for p in positions[:4]))
+        # what the error's own lines name ("lk-0f3a-88e1 unreachable"), not a mail
+        # server's status code ("552 5.3.4 message too big")
+        named = frozenset(
+            key
+            for p in positions[:4]
+            for key in self.index.error_line_entities(p)
+            if not _MAIL_STATUS.fullmatch(key)
+        )
+        asides = self._asides()  # "Pending Tasks: - Set the copper target by hand"
         for n, (clause_start, clause_end) in enumerate(self.clauses):
             mention = mentions[n]
-            if mention.planned or (
-                mention.classes and not self._told_done_beside(n, error_class, tool)
+            if (
+                n in asides
+                or mention.planned
+                or (mention.classes and not self._told_done_beside(n, error_class, tool))
             ):
                 continue  # trouble of its own kind is no telling it done
             if (clause_start, clause_end) in claimed:
@@ -2000,6 +2017,10 @@ class _Check:
                 if not _DENIED_TROUBLE.search(troubled, max(0, m.start() - 12), m.start())
             ]
             classes = {name for name, _ in troubles}
+            if not classes:
+                # an item of a list its sentence heads with trouble: "Also failed: closing
+                # PR-30455 (409), ..., and the Slack post"
+                classes = self._list_trouble(clause_start)
             # "isn't in the channel" says "not" as a word does
             lowered = _NOT_CONTRACTED.sub(" not", text.lower().replace("re-run", "rerun"))
             atoms = self._atoms_in(clause_start, clause_end)
@@ -2010,6 +2031,7 @@ class _Check:
             entities |= {f"#{m.group(1)}" for t in labels if (m := _NAMED_NUMBER.fullmatch(t))}
             numbers = set(re.findall(r"(?<![\d.])\d{1,3}(?!\d|[.,]\d)", text))
             names = frozenset(_SNAKE.findall(lowered))
+            kebabs = frozenset(_KEBAB.findall(lowered))
             planned = _PLANNED.search(text) is not None
             in_order = re.findall(r"[a-z]+", lowered)
             if _CHANNEL_NAME.search(text):
@@ -2029,10 +2051,26 @@ class _Check:
                     _measures(atoms),
                     max((at for name, at in troubles if name != "weak"), default=-1),
                     _readings(text),
+                    kebabs,
                 )
             )
         self._mention_list = found
         return found
+
+    def _list_trouble(self, at: int) -> set[str]:
+        """The kinds of trouble the head of the sentence holding ``at`` names before a colon
+        that opens a list ("Also failed:", "Errors:"), when ``at`` is after that colon."""
+        start = _containing(self.sentences, self._sentence_starts, at, (at, at))[0]
+        while start < at and self.summary[start].isspace():
+            start += 1
+        head = _LIST_HEAD.match(self.summary, start, at)
+        if head is None:
+            return set()
+        return {
+            name
+            for name, pattern in F.MENTION_CLASSES
+            if name != "weak" and pattern.search(head.group("head"))
+        }
 
     def _mentioned(
         self,
@@ -2069,6 +2107,7 @@ class _Check:
         )
         names = {n for line in lines for n in _SNAKE.findall(line.lower())}
         readings = frozenset().union(*map(_readings, lines))
+        kebabs = {k for line in lines for k in _KEBAB.findall(line.lower())}
         # two words in a row of its lines, or of its JSON fields ("Rapid Rooter declined the
         # job" of {"error": "vendor_declined", "vendor": "Rapid Rooter"})
         fields = [f for p in positions[:_ERROR_LINES_READ] for f in self.index.error_fields(p)]
@@ -2106,6 +2145,7 @@ class _Check:
                 measures,
                 things,
                 readings,
+                kebabs,
                 single=single,
                 unique=unique,
             )
@@ -2162,6 +2202,7 @@ class _Check:
         measures: set[str],
         things: set[str],
         readings: frozenset[str],
+        kebabs: set[str],
         *,
         single: bool,
         unique: bool,
@@ -2176,6 +2217,8 @@ class _Check:
             return True  # an HTTP status of the error, as a number of its own: "409 at 10:00"
         if names & mention.names:
             return True  # the error's own code word: "not_in_channel", "card_declined"
+        if trouble and kebabs & mention.kebabs:
+            return True  # a name of its line, with a word of trouble: "ICON-EU ... (CRC ERROR)"
         if any(_told_in_words(name, mention) for name in names):
             return True  # the code word in words: "not in their channel", "card was declined"
         if tool_name in mention.names and (mention.classes or "false" in mention.words):
@@ -2278,6 +2321,7 @@ class _Mention(msgspec.Struct, frozen=True):
     # where its last word of trouble (not a weak one) begins, from the clause's start
     trouble_at: int = -1
     readings: frozenset[str] = frozenset()  # its numbers with decimals (:func:`_readings`)
+    kebabs: frozenset[str] = frozenset()  # its names of words joined by ``-`` ("icon-eu")
 
 
 #: A clause that tells an operation done: a verb's done form after "was", "has been", "I"
@@ -2410,6 +2454,18 @@ _NAMED_OBJECT: Final = lazy(r"[ \t]{1,3}[a-z]{3,20}[ \t]{1,3}(?P<id>[A-Z][A-Za-z
 _TRANSITIVE: Final = lazy(
     r"\s{1,3}(?:(?:the|a|an|no|its|their|his|her|our|my|this|that|these|those|it|them)\b"
     r"|[A-Z][a-z]|[A-Z]{2,5}\b)"  # "returned Refer with Caution", "passed CI"
+)
+#: After a percentage, a word of change ("a 25 % cut"); before it, a verb of change ("fell
+#: 22.9%", "up by 6%"): a change between two numbers, worked out.
+_CHANGE_AFTER: Final = lazy(
+    r"\s?(?:cut|drop|fall|decrease|reduction|increase|rise|jump|gain|discount|markup|"
+    r"mark-up|uplift|higher|lower|more|less|up|down)\b",
+    re.IGNORECASE,
+)
+_CHANGE_BEFORE: Final = lazy(
+    r"\b(?:up|down|rose|fell|grew|dropped|increased|decreased|cut|reduced|raised|climbed|"
+    r"slipped)(?:\s+by)?\s+$",
+    re.IGNORECASE,
 )
 #: Classes of trouble words that name no kind of failure ("failed", "an error").
 _GENERIC_TROUBLE: Final = frozenset({"failed", "weak"})
@@ -2546,6 +2602,12 @@ _PLANNED: Final = lazy(
 
 #: A word joined by ``_`` (a tool's name, an error's code: ``not_in_channel``).
 _SNAKE: Final = lazy(r"(?<![\w])[a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6}(?![\w])")
+#: An enhanced mail status code (RFC 3463): "5.3.4", "4.2.2".
+_MAIL_STATUS: Final = lazy(r"[245]\.\d{1,3}\.\d{1,3}")
+#: The head of a sentence that opens a list with a colon: "Also failed:", "Errors today:".
+_LIST_HEAD: Final = lazy(r"(?P<head>[A-Za-z][\w ]{0,30}):\s")
+#: Words joined by hyphens, none a number: a name ("icon-eu", "gw-rg"), or a compound.
+_KEBAB: Final = lazy(r"(?<![\w-])[a-z]{2,20}(?:-[a-z]{2,20}){1,4}(?![\w-])")
 
 
 def word_pairs(lowered: str) -> frozenset[str]:

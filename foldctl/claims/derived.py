@@ -178,6 +178,11 @@ def derivable(
         if percent:  # a as the top: a / b * 100 near the value
             if any(near(a / b * 100) for b in partners(a, a * 100 / lo, a * 100 / hi)):
                 return True
+            # a change from b to a, up or down: |a - b| / b * 100 ("40 mg to 30 mg, a 25 % cut")
+            grown = partners(a, a * 100 / (100 + hi), a * 100 / (100 + lo))
+            shrunk = partners(a, a * 100 / (100 - lo), a * 100 / (100 - hi)) if hi < 100 else []
+            if any(near(abs(a - b) / b * 100) for b in [*grown, *shrunk]):
+                return True
             continue
         if any(near(a + b) for b in partners(a, lo - a, hi - a)):
             return True

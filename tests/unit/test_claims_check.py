@@ -2988,3 +2988,63 @@ def test_the_file_a_curl_command_sends_is_in_the_originals() -> None:
     assert kinds(check_summary("Sent ce3_CB-88417.json to the portal.", index)) == [
         (UNSUPPORTED, "ce3_CB-88417.json")
     ]
+
+
+# --------------------------------------------------------------------------- round 73
+
+
+def test_a_pending_task_tells_nothing_done() -> None:
+    index = _index_of(
+        *_call_and_result("dose_set", {"unit": "DP-QT3", "target": "0.50"}, "exit status 124")
+    )
+    told = (
+        "Errors and fixes:\n- The copper change timed out.\n\n"
+        "Pending Tasks:\n- Set the copper target on DP-QT3 by hand."
+    )
+    assert (CONTRADICTED, "succeeded") not in kinds(check_summary(told, index))
+
+
+def test_a_write_told_ordered_but_its_call_timed_out_tells_the_timeout() -> None:
+    """ "Option A ... was ordered but the call timed out": one clause, which tells the
+    timeout; "ordered" is not told done."""
+    case = _written("railfreight-18")
+    assert "was ordered but the call timed out" in case["summary"]
+    found = [(f.kind, f.atom) for f in case_findings(case)]
+    assert (CONTRADICTED, "ordered") not in found
+    assert all(kind != DROPPED for kind, _ in found)
+
+
+def test_items_of_a_list_headed_by_trouble_tell_their_errors() -> None:
+    index = _index_of(
+        *_call_and_result("report_close", {"report": "PR-30455"}, "HTTP/1.1 409 Conflict"),
+        *_call_and_result("slack_post", {"channel": "#soc"}, "error: channel_not_found"),
+    )
+    told = "Also failed: closing PR-30455 (409), and the Slack post."
+    assert kinds(check_summary(told, index)) == []
+    assert (DROPPED, "failed:slack_post") in kinds(
+        check_summary("Closing PR-30455 failed (409), and the Slack post.", index)
+    )
+
+
+def test_a_percentage_change_between_two_numbers_works_out() -> None:
+    index = evidence('{"order": "MO-1", "dose_before": "40 mg", "dose_after": "30 mg"}')
+    assert kinds(check_summary("The dose went from 40 mg to 30 mg, a 25 % cut.", index)) == []
+    # a change that does not work out is told as one: at most unverified
+    found = kinds(check_summary("The dose went from 40 mg to 30 mg, a 35 % cut.", index))
+    assert found == [(UNVERIFIED, "35")]
+
+
+def test_a_mail_status_code_is_no_thing_the_send_was_for() -> None:
+    """A mail error's "5.7.1" is a server's status code, not a thing the summary must
+    name for a clause to tell the send done."""
+    case = _written("clinicaltrials-21")
+    found = [(f.kind, f.atom) for f in case_findings(case)]
+    assert (CONTRADICTED, "informed") in found
+
+
+def test_a_hyphenated_name_of_an_error_line_names_it_beside_trouble() -> None:
+    """ "ICON-EU step +36 (CRC ERROR)" tells the log's "ERROR icon-eu 00Z: step +36 ...
+    failed CRC check" by its name and a word of trouble."""
+    case = _written("meteorology-10")
+    assert "ICON-EU step +36 (CRC ERROR)" in case["summary"]
+    assert all(f.kind != DROPPED for f in case_findings(case))
