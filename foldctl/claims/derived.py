@@ -132,7 +132,8 @@ def derivable(
 ) -> bool:
     """Whether ``value`` (written with ``places`` decimals) is a sum, difference, product or
     ratio of two of ``numbers``, a sum of a run of them, or (``percent``) one of them as a
-    percentage of another.
+    percentage of another or the change from one to the other in percent ("40 mg to 30
+    mg, a 25 % cut").
 
     Each number looks for its partner among the sorted numbers, in the window where their
     sum, difference, product or ratio would fall (widened past rounding), and each one
@@ -180,7 +181,10 @@ def derivable(
                 return True
             # a change from b to a, up or down: |a - b| / b * 100 ("40 mg to 30 mg, a 25 % cut")
             grown = partners(a, a * 100 / (100 + hi), a * 100 / (100 + lo))
-            shrunk = partners(a, a * 100 / (100 - lo), a * 100 / (100 - hi)) if hi < 100 else []
+            if hi < 100 or lo > 100:
+                shrunk = partners(a, a * 100 / (100 - lo), a * 100 / (100 - hi))
+            else:  # a change of about 100 %: a is about 0 beside b, any b may be it
+                shrunk = [b for b in values if b != a]
             if any(near(abs(a - b) / b * 100) for b in [*grown, *shrunk]):
                 return True
             continue

@@ -310,8 +310,10 @@ def _derivable_by_every_pair(
         if near(a):
             return True
         for b in values[i + 1 :]:
-            if percent:
+            if percent:  # a share, or a change from one to the other
                 if near(a / b * 100) or near(b / a * 100):
+                    return True
+                if near(abs(a - b) / b * 100) or near(abs(a - b) / a * 100):
                     return True
             elif near(a + b) or near(abs(a - b)) or near(a * b) or near(a / b) or near(b / a):
                 return True
