@@ -3035,7 +3035,7 @@ def test_a_percentage_change_between_two_numbers_works_out() -> None:
 
 
 def test_a_mail_status_code_is_no_thing_the_send_was_for() -> None:
-    """A mail error's "5.7.1" is a server's status code, not a thing the summary must
+    """A mail error's "5.1.1" is a server's status code, not a thing the summary must
     name for a clause to tell the send done."""
     case = _written("clinicaltrials-21")
     found = [(f.kind, f.atom) for f in case_findings(case)]
