@@ -1234,10 +1234,10 @@ class _Check:
         options = _OPTION_NAMED.finditer(self.summary, *span)
         return entities | {label_key(m.group(1)) for m in options}
 
-    def _others(self, position: int, key: str) -> Iterator[Fact]:
-        """The facts message ``position`` gives entities other than ``key``."""
+    def _others(self, position: int, *keys: str) -> Iterator[Fact]:
+        """The facts message ``position`` gives entities other than ``keys``."""
         for other, listed in self.index.facts(position).entities.items():
-            if other != key:
+            if other not in keys:
                 yield from listed
 
     def _unowned_moment(self, claim: Atom, key: str) -> bool:
@@ -1294,9 +1294,7 @@ class _Check:
         return any(
             any(
                 f.kind == A.MONEY and _same_money(claim.value, f.value)
-                for other, listed in self.index.facts(found).entities.items()
-                if other != owner and other not in named
-                for f in listed
+                for f in self._others(found, owner, *named)
             )
             for found in self._supporting(claim)
         )

@@ -393,12 +393,7 @@ class EvidenceIndex:
                 # what the call was about: its short arguments, not a message it sends
                 # ("text": a report naming every ticket of the session) nor its prose
                 texts.extend(call_values(self.call_arguments(position)))
-            keys = {
-                entity_key(a)
-                for text in texts
-                for a in A.extract_atoms(text)
-                if a.kind in A.ENTITY_KINDS
-            }
+            keys = _entity_keys(texts)
             labels = call_labels(self.call_arguments(position))
             # a channel or a handle as a summary writes it, with or without its sign
             keys.update(label_key(v.lstrip("#@")) for v in labels)
@@ -415,18 +410,10 @@ class EvidenceIndex:
         if cached is None:
             arguments = self.call_arguments(position)
             texts = call_values(arguments) + [
-                _URL_PARTS.sub(" ", value[:2000])  # the ids of a URL's path
-                for args in arguments
-                if isinstance(args, dict)
-                for key, value in args.items()
-                if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
+                _URL_PARTS.sub(" ", command[:2000])  # the ids of a URL's path
+                for command in command_texts(arguments)
             ]
-            keys = {
-                entity_key(a)
-                for text in texts
-                for a in A.extract_atoms(text)
-                if a.kind in A.ENTITY_KINDS
-            }
+            keys = _entity_keys(texts)
             cached = self._failed_on[position] = self.error_line_entities(position) | keys
         return cached
 
@@ -1108,13 +1095,24 @@ def command_programs(arguments: Iterable[Any]) -> set[str]:
     (``restic`` of ``{"command": "timeout 300 restic -r s3:... check"}``, ``vetlink`` and
     ``sync`` of ``vetlink sync --lab idexx``): the names a summary may call a failed
     command by."""
-    return {
-        name
+    return {name for command in command_texts(arguments) for name in F.command_names(command)}
+
+
+def command_texts(arguments: Iterable[Any]) -> list[str]:
+    """The shell commands of tool-call arguments (``{"command": "curl ..."}``)."""
+    return [
+        value
         for args in arguments
         if isinstance(args, dict)
         for key, value in args.items()
         if str(key).lower() in _COMMAND_KEYS and isinstance(value, str)
-        for name in F.command_names(value)
+    ]
+
+
+def _entity_keys(texts: Iterable[str]) -> set[str]:
+    """The keys of the entities ``texts`` name (:func:`~foldctl.claims.facts.entity_key`)."""
+    return {
+        entity_key(a) for text in texts for a in A.extract_atoms(text) if a.kind in A.ENTITY_KINDS
     }
 
 
