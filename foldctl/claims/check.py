@@ -44,6 +44,7 @@ from foldctl.claims.index import (
     MessageAtoms,
     call_labels,
     call_values,
+    command_operations,
     command_programs,
 )
 from foldctl.claims.operations import (
@@ -54,6 +55,7 @@ from foldctl.claims.operations import (
     names_operation,
     notice_done,
     operation_words,
+    runs_commands,
     told_done_of,
     tool_words,
 )
@@ -195,6 +197,9 @@ _PRESENT: Final = frozenset(
 )
 #: How many earlier mentions of an entity are read back for a value when the last gives none.
 _LOOK_BACK: Final = 50
+#: A level set off by a comma just after an entity, with at most its scale's word between
+#: ("VET-26-3381, priority P2"): the entity's own.
+_APPOSED: Final = lazy(r", (?:[a-z]+ )?")
 #: Words that name the attribute an amount is (``total $310``, ``a $46.50 duty``).
 _MONEY_WORDS: Final = frozenset(
     _words(
@@ -856,6 +861,13 @@ class _Check:
         """
         entities = [e for e in entities if not self._a_code(e)]
         before = [e for e in entities if e.end <= claim.start][::-1]
+        if (
+            claim.kind == A.LEVEL
+            and before
+            and _APPOSED.fullmatch(self.summary, before[0].end, claim.start)
+            and self._heads_bracket(before[0])
+        ):
+            return [before[0]]  # "on vet case VET-3381, priority P2": the case's priority
         after = [e for e in entities if e.start >= claim.end]
         # the preposition that governs each entity, as (its phrase's words, its place);
         # "for s-1 and s-2": the preposition governs both
@@ -898,6 +910,13 @@ class _Check:
         ):
             chosen.append(after[0])
         return chosen
+
+    def _heads_bracket(self, entity: Atom) -> bool:
+        """Whether ``entity`` is in no bracket, or opens the one it is in: "(WO-4417, NORMAL
+        priority)" gives the work order's priority; "(UHC, CO-50, HIGH priority)" lists what
+        the bracket is about, not a priority of the code before it."""
+        opened = self._open_bracket(entity.start)
+        return opened is None or not self.summary[opened + 1 : entity.start].strip()
 
     def _next_item(self, claim: Atom, entity: Atom, subject: list[Atom]) -> bool:
         """Whether ``entity``, after ``claim`` and a comma, opens the next item of a list
@@ -1070,6 +1089,8 @@ class _Check:
         """
         after = self.summary[claim.end : claim.end + 8]
         clause = self._clause_of(claim)
+        if _HYPOTHETICAL.search(self.summary, clause[0], clause[1]):
+            return False  # "FQ-7713 would have landed 75 min later": what did not happen
         if claim.kind == A.STATUS:
             if _CONDITION.search(self.summary[max(clause[0], claim.start - 40) : claim.start]):
                 return False  # a plan or a condition: "will clear once the change is paid"
@@ -1737,8 +1758,8 @@ class _Check:
             searched=self.stop - self.start,
         )
 
-    @staticmethod
     def _named_for_another(
+        self,
         i: int,
         error_class: str,
         strong: list[set[int]],
@@ -1749,14 +1770,26 @@ class _Check:
         """Whether the ``i``-th error is named only by clauses that name it by its
         operation or its thing (``by_operation``) and name another error by its own marks,
         with no word of its kind of trouble ("the pre-auth call got a 422" beside a failed
-        ``hl7_push``: the clause tells the 422).  ``strong``: each error's clauses named by
-        its own marks."""
+        ``hl7_push``: the clause tells the 422; "published on the second try after a 503"
+        beside a failed ``sms_broadcast``: a retry is no word of its failure).  ``strong``:
+        each error's clauses named by its own marks."""
         others = set().union(*(ties for j, ties in enumerate(strong) if j != i))
         return (
             bool(own)
             and own <= by_operation & others
-            and not any(error_class in mentions[n].classes for n in own)
+            and not any(
+                error_class in mentions[n].classes
+                and (error_class not in _GENERIC_TROUBLE or self._says_failed(n))
+                for n in own
+            )
         )
+
+    def _says_failed(self, n: int) -> bool:
+        """Whether the ``n``-th clause has a word of failure that is not of a retry ("failed",
+        "crashed"; not "on the second try", "after a retry"): a retry tells the error it
+        follows, and that error is the one the clause names by its marks."""
+        text = self.summary[slice(*self.clauses[n])]
+        return any(not _RETRIED.fullmatch(m.group()) for m in _FAILED_WORDS.finditer(text))
 
     def _told_done(
         self,
@@ -1782,6 +1815,14 @@ class _Check:
         asked = self._asked_apart(tool, positions[0])
         # its verbs and words of telling, less those of tools that went through
         done_verbs, told = self._done_words_of(tool)
+        if runs_commands(tool):
+            # what the command did: "the cash advice was sent" of a failed ``curl -X POST
+            # .../api/v1/advices``
+            programs, paths = command_operations(self.index.call_arguments(positions[0]))
+            for name in programs:
+                done_verbs |= told_done_of(name)[0]
+            for name in paths:
+                objects |= told_done_of(name)[1]
         # what the error's own lines name ("lk-0f3a-88e1 unreachable"), not a mail
         # server's status code ("552 5.3.4 message too big")
         named = frozenset(
@@ -2326,7 +2367,7 @@ class _Mention(msgspec.Struct, frozen=True):
 #: or at the clause's start, or a word of the done family.
 _TOLD_DONE: Final = lazy(
     r"(?:\b(?:was|were|is|are|has\s+been|have\s+been|had\s+been|got|now|i|we|successfully)"
-    r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+)(?:e-)?"
+    r"\s+(?:\w+ly\s+)?|^[\s\-*\d.)]{0,8}|\b(?:\w+s)\s+|\b[a-z]+\s+(?=went\s))(?:e-)?"
     # a regular done form, or one of the irregular ones tools' verbs have ("sent", "paid")
     r"(?P<done>[a-z]{3,}ed|"
     + "|".join(sorted({form for forms in IRREGULAR_DONE.values() for form in forms}))
@@ -2391,6 +2432,10 @@ _COORDINATED: Final = lazy(r"\s{0,2}(?:,|&|and|or|,\s{0,2}and)\s{1,3}")
 _BY_CLASS: Final = "by class"
 #: A clause that names an error's operation or thing, with a word of trouble of its own.
 _BY_OPERATION: Final = "by operation"
+#: A clause about what did not happen: "option B would have cost 335,00 EUR".
+_HYPOTHETICAL: Final = lazy(
+    r"\b(?:would|could|might)(?: not|n't)? (?:have|'ve)\b|\b(?:would|could)'ve\b", re.I
+)
 #: Before a status word, what makes it a condition or a plan ("once the change is paid").
 _CONDITION: Final = lazy(r"\b(?:once|until|unless|if|when|after|before)\b[^,;.]{0,36}$", re.I)
 #: Between an entity and an amount after it, another item of a list with a subject of its
@@ -2467,6 +2512,13 @@ _CHANGE_BEFORE: Final = lazy(
 )
 #: Classes of trouble words that name no kind of failure ("failed", "an error").
 _GENERIC_TROUBLE: Final = frozenset({"failed", "weak"})
+#: Words of failure of no kind (failures.MENTION_TERMS["failed"]).
+_FAILED_WORDS: Final = dict(F.MENTION_CLASSES)["failed"]
+#: Those of a retry ("retried", "on the second try").
+_RETRIED: Final = lazy(
+    r"retr(?:y|ied|ies|ying)|(?:on|at|in) (?:the |its |a )?(?:second|2nd|third|3rd|next) \w+",
+    re.IGNORECASE,
+)
 #: An option a summary names by its letter or number ("option A", "quote 2"), as the
 #: originals' table of options files its row.
 _OPTION_NAMED: Final = lazy(

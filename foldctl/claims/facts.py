@@ -183,7 +183,7 @@ _OUTCOME_COUNT: Final = lazy(
 )
 _TABLE_SPLIT: Final = lazy(r"\S(?:\S| (?! ))*")
 #: A header cell: a name, with units as people write them ("QTY m³", "TEMP °C", "AMOUNT €").
-_HEADER_CELL: Final = lazy(r"[A-Za-z][A-Za-z0-9 ()/_.#%°²³µ€$£-]{0,40}")
+_HEADER_CELL: Final = lazy(r"[A-Za-z0-9][A-Za-z0-9 ()/_.#%°²³µ€$£<=>-]{0,40}")
 _LEVEL_IN_TEXT: Final = lazy(
     r"HTTP(?:/\d(?:\.\d)?)? (?P<http>[1-5]\d\d)\b|"
     r"[Ee]xit(?:ed)?(?: with)?(?:[ _](?i:code|status))?[ :=]{1,8}(?P<exit>\d{1,3})\b"
@@ -453,13 +453,37 @@ _ID_HEADERS: Final = frozenset(A.words("id name key order ticket backup pod host
 _NO_ID_COLUMN: Final = -1
 
 
+def _is_column_name(text: str) -> bool:
+    """Whether a cell names a column: a name, with its unit, and with a number only as part
+    of a name ("ICD-10", "P99_MS", "5XX", "MITES/100"), never a value ("P-4417", "0.3
+    L/min", "8h")."""
+    if not _HEADER_CELL.fullmatch(text):
+        return False
+    digits = len(_DIGIT.findall(text))
+    letters = sum(c.isalpha() for c in text)
+    if text[0].isdigit() and (letters < 2 or "." in text or "," in text):
+        return False
+    return not digits or (digits <= 3 and digits <= letters and len(text.split()) <= 3)
+
+
+def _capitals(text: str) -> bool:
+    """Whether a cell is a name in capitals, as headers are written ("STATUS", "ON HAND")."""
+    return not _DIGIT.search(text) and text.upper() == text and sum(c.isalpha() for c in text) > 1
+
+
 def _header(line: str, following: str | None) -> _Table | None:
     """``line`` as a table header when it looks like one and the next line is a row."""
-    if following is None or _DIGIT.search(line):
+    if following is None:
         return None
     cells = _cells(line)
-    if len(cells) < 3 or not all(_HEADER_CELL.fullmatch(text) for _, text in cells):
+    if (
+        len(cells) < 3
+        or _DIGIT.search(cells[0][1])
+        or not all(_is_column_name(text) for _, text in cells)
+    ):
         return None
+    if _DIGIT.search(line) and not any(_capitals(text) for _, text in cells):
+        return None  # numbers in a line of names and words: a row ("db-ro  LOW  8h")
     if len(_cells(following)) < 2 or set(following.strip()) <= set("-=+| "):
         return None
     names = [A.normalise_key(_unbracketed(text)).strip("_") for _, text in cells]
@@ -566,17 +590,18 @@ def outcome_counts(text: str) -> list[tuple[int, str, str]]:
     return found
 
 
-def _is_json_object(line: str) -> bool:
-    """Whether a line is a JSON object (``{"offer": "OFR-5", "status": "applied", ...}``,
-    the body under an HTTP status line): no row, whose first entity would own every
-    status and amount after it."""
+def _json_object(line: str) -> dict[str, Any] | None:
+    """A line that is a JSON object (``{"offer": "OFR-5", "status": "applied", ...}``,
+    the body under an HTTP status line), or None.  It is read as JSON, not as a row, whose
+    first entity would own every status and amount after it."""
     stripped = line.strip()
     if not (stripped.startswith("{") and stripped.endswith("}")):
-        return False
+        return None
     try:
-        return isinstance(json.loads(stripped), dict)
+        value = json.loads(stripped)
     except (ValueError, RecursionError):
-        return False
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _text_facts(text: str, facts: MessageFacts) -> None:
@@ -598,7 +623,17 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
             if args is not None:
                 walk_json(args, [], facts, top=False, rank=_RANK_ASKED)
                 continue
-        if _is_json_object(line):
+        body = _json_object(line)
+        if body is not None:
+            # the body under an HTTP status line: its levels, by the object's own id
+            # ({"incident": "INC-26-0318", "severity": "MODERATE", ...}); not its statuses,
+            # often the call's or another record's (docs/claims.md, rounds 53 and 74)
+            read = MessageFacts()
+            walk_json(body, [], read, top=False)
+            for target, found in read.entities.items():
+                for fact in found:
+                    if fact.kind == A.LEVEL:
+                        facts.add((target,), fact)
             first = False
             continue
         if table is not None:
@@ -615,9 +650,16 @@ def _text_facts(text: str, facts: MessageFacts) -> None:
         level = None if log is None else (log.group("level") or log.group("word"))
         has_digit = _DIGIT.search(line) is not None
         if not first and not has_digit and level is None:
-            # no digit, no entity: only a status line of the current subject matters
+            # no digit, no entity: only a status or a level line of the current subject
+            # matters ("state: draft", "severity: MAJOR")
             kv = _KV.match(line)
-            if (
+            if kv is not None and (
+                word_level := V.field_level(A.normalise_key(kv.group("key")), kv.group("value"))
+            ):
+                facts.add(
+                    subject, Fact(A.LEVEL, word_level, kv.group("value").strip(), kv.group("key"))
+                )
+            elif (
                 kv is not None
                 and _status_value(kv.group("value"))
                 and (

@@ -1098,6 +1098,37 @@ def command_programs(arguments: Iterable[Any]) -> set[str]:
     return {name for command in command_texts(arguments) for name in F.command_names(command)}
 
 
+def command_operations(arguments: Iterable[Any]) -> tuple[list[str], list[str]]:
+    """What the shell commands of tool-call arguments do: the words of their programs and
+    subcommands (``edi-send``, ``wmap export``: the verbs among them are what they do), and
+    for an HTTP client the last word of the URL's path, what it acts on (``advices`` of
+    ``curl -X POST https://cashadvice.example/api/v1/advices``).  A program's own name
+    names nothing a summary says ("claimdocs push" is no "claim")."""
+    programs: list[str] = []
+    paths: list[str] = []
+    for command in command_texts(arguments):
+        names = F.command_names(command)
+        if names and names[0] not in _HTTP_CLIENTS:
+            programs.append(" ".join(names))
+        for url in _URL.findall(command[:2000]):
+            path = [
+                part
+                for part in url.split("?", 1)[0].split("/")[3:]
+                if _PATH_WORD.fullmatch(part) and part.lower() not in _PATH_NOISE
+            ]
+            if path:
+                paths.append(path[-1])
+    return programs, paths
+
+
+#: Programs that call a URL: what they do is the URL's.
+_HTTP_CLIENTS: Final = frozenset({"curl", "wget", "http", "https", "httpie", "xh"})
+_URL: Final = lazy(r"https?://[^\s'\"]{1,300}")
+#: A word of a URL's path that names what it acts on (``advices``, ``pickups``).
+_PATH_WORD: Final = lazy(r"[A-Za-z][A-Za-z_-]{2,30}")
+_PATH_NOISE: Final = frozenset({"api", "rest", "json", "v1", "v2", "v3", "public", "internal"})
+
+
 def command_texts(arguments: Iterable[Any]) -> list[str]:
     """The shell commands of tool-call arguments (``{"command": "curl ..."}``)."""
     return [

@@ -133,6 +133,19 @@ _VERB_NOUNS: Final[dict[str, tuple[str, ...]]] = {
 _SENDERS: Final = frozenset(_words("send"))
 
 
+#: The words of a tool that runs shell commands (``run_shell``, ``bash``): what it did is
+#: in the command it ran, not in its name.
+SHELL_TOOL_WORDS: Final = frozenset(
+    _words("run shell bash sh zsh exec execute command cmd terminal")
+)
+
+
+def runs_commands(tool: str) -> bool:
+    """Whether a tool's name is only that it runs shell commands (``run_shell``)."""
+    found = tool_words(tool)
+    return bool(found) and set(found) <= SHELL_TOOL_WORDS
+
+
 def is_getter(tool_name: str | None) -> bool:
     """Whether a tool's name says it fetches (``read_log``, ``get_invoice``)."""
     found = tool_words(tool_name) if tool_name else ()

@@ -107,7 +107,7 @@ STATUS_TABLE: Final[tuple[Family, ...]] = (
         "| awaiting response | action required | requires action | queued | in the queue | "
         "scheduled | not started | has not started | not yet started | paused | deferred | "
         "draft | on the waitlist",
-        "wait | waiting | new request | requested | submitted | initiated | delayed",
+        "wait | waiting | new request | requested | submitted | initiated | delayed | pended",
         (
             ("refund RF-1 is pending_review", "pending"),
             ("awaiting risk review", "pending"),
@@ -554,6 +554,7 @@ WORD_RUNGS: Final[dict[str, str]] = {
     "medium": "medium",
     "moderate": "medium",
     "normal": "medium",
+    "standard": "medium",
     "high": "high",
     "major": "high",
     "elevated": "high",

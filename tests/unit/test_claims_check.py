@@ -3048,3 +3048,125 @@ def test_a_hyphenated_name_of_an_error_line_names_it_beside_trouble() -> None:
     case = _written("meteorology-10")
     assert "ICON-EU step +36 (CRC ERROR)" in case["summary"]
     assert all(f.kind != DROPPED for f in case_findings(case))
+
+
+# --------------------------------------------------------------------------- round 74
+
+
+def test_a_level_line_with_no_digit_is_a_fact_of_its_record() -> None:
+    """ "severity: MAJOR" among a record's ``key: value`` lines is its level, though the
+    line holds no digit."""
+    index = evidence("incident: INC-26-0347\ncategory: hard landing\nseverity: MAJOR\nstate: draft")
+    found = check_summary("INC-26-0347 (severity MINOR) could not be submitted.", index)
+    assert [(f.kind, f.expected) for f in found] == [(CONTRADICTED, "MAJOR")]
+    assert check_summary("INC-26-0347 (severity MAJOR) is a draft.", index) == []
+
+
+def test_a_table_whose_header_names_a_column_with_a_number_is_read_as_one() -> None:
+    """A header with "ICD-10" in it is a header: each row's priority is its claim's."""
+    table = (
+        "CLAIM_ID         PAYER   ICD-10   BILLED     STATUS  PRIORITY\n"
+        "CLM-2026-118402  Aetna   G43.909  $2,340.00  DENIED  HIGH\n"
+        "CLM-2026-118377  UHC     M54.16   $1,180.00  DENIED  MEDIUM\n"
+    )
+    found = check_summary("CLM-2026-118377 (UHC, HIGH priority) was denied.", evidence(table))
+    assert [(f.kind, f.entity, f.expected) for f in found] == [
+        (CONTRADICTED, "CLM-2026-118377", "MEDIUM")
+    ]
+    # a row of names and words stays a row ("db-ro  LOW  8h" is no header)
+    rows = "db-readonly-prod  rds/prod-orders  LOW  8h  auto\nrevoke sessions  Okta  done\n"
+    assert check_summary("db-readonly-prod is HIGH risk.", evidence(rows)) == []
+
+
+def test_a_json_body_under_a_status_line_gives_its_object_a_level() -> None:
+    body = (
+        "HTTP/1.1 201 Created\nContent-Type: application/json\n\n"
+        '{"incident": "INC-26-0318", "severity": "MODERATE", "state": "open"}'
+    )
+    index = evidence(body)
+    found = check_summary("The scuffle is filed as INC-26-0318 with severity HIGH.", index)
+    assert [(f.kind, f.expected) for f in found] == [(CONTRADICTED, "MODERATE")]
+    # its statuses are not read: a body's status is often of the call or another record
+    assert check_summary("INC-26-0318 is closed.", index) == []
+
+
+def test_a_level_set_off_after_an_entity_is_that_entitys() -> None:
+    index = evidence(
+        "CASE          ANIMAL   PRIORITY  STATUS\nVET-26-3381   QT-4417  P1        open\n"
+    )
+    found = check_summary("QT-4417's tangs are on vet case VET-26-3381, priority P2.", index)
+    assert [(f.kind, f.entity, f.expected) for f in found] == [(CONTRADICTED, "VET-26-3381", "P1")]
+    # a bracket's list names what it is about, not a priority of its last item
+    codes = evidence("CODE   PRIORITY\nCO-50  LOW\n")
+    assert check_summary("CLM-1 (UHC, CO-50, HIGH priority) was refused.", codes) == []
+
+
+def test_a_retry_is_no_word_of_another_errors_failure() -> None:
+    """ "published on the second try after a 503" tells the 503, not the SMS broadcast's
+    failure: the broadcast told as gone out is contradicted and dropped."""
+    index = _index_of(
+        *_call_and_result("warning_publish", {"warning": "VK-WRN-0412"}, "HTTP/1.1 503"),
+        *_call_and_result("warning_publish", {"warning": "VK-WRN-0412"}, '{"status": "ok"}'),
+        *_call_and_result(
+            "sms_broadcast", {"warning": "VK-WRN-0412"}, "error: insufficient_credit"
+        ),
+    )
+    told = (
+        "VK-WRN-0412 published on the second try after a 503, and the SMS broadcast "
+        "went out to the coast list."
+    )
+    found = kinds(check_summary(told, index))
+    assert (CONTRADICTED, "succeeded") in found
+    assert (DROPPED, "failed:sms_broadcast") in found
+    assert check_summary(told.replace("went out", "failed (insufficient credit)"), index) == []
+
+
+@pytest.mark.parametrize(
+    ("case_id", "said"), [("organtransplant-08", "12:45"), ("autorepair-08", "222,90 EUR")]
+)
+def test_a_clause_of_what_would_have_happened_contradicts_nothing(case_id: str, said: str) -> None:
+    """ "FQ-7713 would have landed 75 min later, at 12:45", "option A's parts would have
+    landed 8 days later ... 222,90 EUR": what did not happen (the option not taken, as the
+    summary works it out) is no claim the originals' values contradict."""
+    case = _written(case_id)
+    assert "would have" in case["summary"]
+    found = [(f.kind, f.atom) for f in case_findings(case)]
+    assert (CONTRADICTED, said) not in found
+
+
+def test_standard_is_the_middle_rung_of_a_priority() -> None:
+    index = evidence("JOB      PRIORITY  STAGE\nJB-4417  RUSH      pressing\n")
+    found = check_summary("Salt Flats (JB-4417) is a STANDARD-priority job.", index)
+    assert [(f.kind, f.expected) for f in found] == [(CONTRADICTED, "RUSH")]
+
+
+def test_a_pended_claim_is_waiting() -> None:
+    index = evidence("CLAIM_ID         PAYER  STATUS\nCLM-2026-118391  Cigna  PENDED\n")
+    found = check_summary("CLM-2026-118391 is paid.", index)
+    assert [(f.kind, f.expected) for f in found] == [(CONTRADICTED, "PENDED")]
+
+
+def test_a_shell_command_is_told_done_by_what_its_url_acts_on() -> None:
+    """A ``curl -X POST .../api/v1/advices`` that timed out is told done by "the cash
+    advice was sent"; the command's program and subcommand tell it by their verb
+    ("exported" of ``wmap export``)."""
+    curl = "curl -sS -m 20 -X POST https://cashadvice.example/api/v1/advices -d @advice.json"
+    index = _index_of(
+        *_call_and_result(
+            "run_shell",
+            {"command": curl},
+            "curl: (28) Operation timed out after 20001 milliseconds with 0 bytes received",
+        )
+    )
+    found = kinds(check_summary("The USD cash advice was sent to the bank.", index))
+    assert (CONTRADICTED, "succeeded") in found
+    assert (DROPPED, "timeout:run_shell") in found
+    export = _index_of(
+        *_call_and_result(
+            "run_shell",
+            {"command": "wmap export --lot K3-24802.1 --dest /share/K3"},
+            "ERROR W07 map truncated at 1.1 MB; skipped\nexit code 1",
+        )
+    )
+    found = kinds(check_summary("All 13 wafer maps of K3-24802.1 were exported.", export))
+    assert (CONTRADICTED, "succeeded") in found
