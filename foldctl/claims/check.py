@@ -197,6 +197,8 @@ _PRESENT: Final = frozenset(
 )
 #: How many earlier mentions of an entity are read back for a value when the last gives none.
 _LOOK_BACK: Final = 50
+#: A verb right after an entity that makes it the subject of a clause of its own.
+_OWN_VERB: Final = lazy(r"[ \t]{1,3}(?:is|was|are|were|has|had|have)\b")
 #: A level set off by a comma just after an entity, with at most its scale's word between
 #: ("VET-26-3381, priority P2"): the entity's own.
 _APPOSED: Final = lazy(r", (?:[a-z]+ )?")
@@ -922,13 +924,16 @@ class _Check:
         """Whether ``entity``, after ``claim`` and a comma, opens the next item of a list
         ("T-30131 completed, T-30122 is done": T-30122's; "... charged USD 190.00, the chip
         transfer timed out, the TP-118 transfer was refused": TP-118's): the claim has its
-        subject before it, or another state lies between them. Not an aside in brackets
+        subject before it, or another state lies between them, or a verb of its own follows
+        it ("its shift ends at 07:00, RC-21 is on_job"). Not an aside in brackets
         ("(£25.00, ADD-20260303-117)") nor a subject set off by commas ("The only cancelled
         job, rj-7f3a12, is ...")."""
         if "," not in self.summary[claim.end : entity.start]:
             return False
-        return bool(subject) or any(
-            a.kind in (A.STATUS, A.LEVEL) for a in self._atoms_in(claim.end, entity.start)
+        return (
+            bool(subject)
+            or _OWN_VERB.match(self.summary, entity.end) is not None
+            or any(a.kind in (A.STATUS, A.LEVEL) for a in self._atoms_in(claim.end, entity.start))
         )
 
     def _closes_before(self, claim: Atom, entity: Atom) -> bool:
@@ -1036,6 +1041,13 @@ class _Check:
             if conflict is not None and agreed is None:
                 entity, position, fact = conflict
                 strong = self._strong(claim, fact, entity, position)
+                if not strong and claim.kind == A.STATUS:
+                    failed = self._asked_and_failed(claim, entity)
+                    if failed is not None:
+                        # "NCR-4471 is now closed" of a call that asked to close it and
+                        # got a 403: the state was asked for, and not reached
+                        strong, position = True, failed
+                        fact = Fact(A.STATUS, "failed", self.index.messages[failed].error or "")
                 if claim.kind == A.STATUS and any(
                     verdicts[j][0] == entity and other.kind == A.STATUS
                     for j, other in claims
@@ -1053,6 +1065,29 @@ class _Check:
                     evidence=(self.index.ref(position),),
                 )
         return found
+
+    def _asked_and_failed(self, claim: Atom, entity: Atom) -> int | None:
+        """The error result of a call that asked to give ``entity`` the state ``claim``
+        says it is in (``ncr_update {"ncr": "NCR-4471", "status": "closed"}`` answered
+        403), when the claim says it holds now ("is now closed") and no later call of that
+        tool went through."""
+        if not self._present(claim) or _said_failed(claim):
+            return None
+        key = entity_key(entity)
+        for position in self.index.errors(self.start, self.stop):
+            if key not in self.index.failed_on(position):
+                continue
+            asked = call_values(self.index.call_arguments(position))
+            if not any(V.status_family(value) == claim.value for value in asked):
+                continue
+            tool = self.index.messages[position].tool_name
+            if tool is not None and any(
+                name == tool and any(self.index.messages[p].error is None for p in later)
+                for name, later in self.index.tool_names(position + 1, self.stop)
+            ):
+                continue  # tried again and went through
+            return position
+        return None
 
     def _failed_on(self, claim: Atom, entity: Atom) -> bool:
         """Whether a call on ``entity`` failed in the originals the way ``claim`` says (an

@@ -581,6 +581,7 @@ WORD_SCALES: Final[dict[str, str]] = {
     "priority": "priority",
     "urgency": "priority",
     "severity": "severity",
+    "sev": "severity",
     "risk": "risk",
     "band": "risk",
     "tier": "tier",

@@ -3170,3 +3170,49 @@ def test_a_shell_command_is_told_done_by_what_its_url_acts_on() -> None:
     )
     found = kinds(check_summary("All 13 wafer maps of K3-24802.1 were exported.", export))
     assert (CONTRADICTED, "succeeded") in found
+
+
+# --------------------------------------------------------------------------- round 75
+
+
+def test_sev_names_a_severity_column_of_words() -> None:
+    table = (
+        "ALARM       SEV     SOURCE  RAISED            STATE\n"
+        "AL-26-7714  HIGH    BR-B    2026-12-12 06:58  active\n"
+        "AL-26-7741  LOW     BR-A    2026-12-12 05:12  acknowledged\n"
+    )
+    found = check_summary("Alarm AL-26-7714 was raised at severity LOW.", evidence(table))
+    assert [(f.kind, f.entity, f.expected) for f in found] == [(CONTRADICTED, "AL-26-7714", "HIGH")]
+
+
+def test_a_state_a_failed_call_asked_for_is_not_reached() -> None:
+    """ "NCR-4471 is now closed" of an ``ncr_update`` that asked to close it and got a 403:
+    contradicted by that error, and the error dropped; "was to be closed" is no claim."""
+    index = _index_of(
+        *_call_and_result(
+            "ncr_update", {"ncr": "NCR-4471", "status": "closed"}, "HTTP/1.1 403 Forbidden"
+        )
+    )
+    # the agent's own recap after it: by itself, weak evidence of the state
+    recap = (
+        "The export logged an ERROR for the torque trip, the upload timed out, and the "
+        "update of NCR-4471 for the lipping on R-1415 failed, so the review goes on tomorrow."
+    )
+    index.add(EvidenceRef("f1:2"), index_message(recap, role="assistant"))
+    found = check_summary("NCR-4471 is now closed.", index)
+    assert [(f.kind, f.expected) for f in found if f.kind != DROPPED] == [
+        (CONTRADICTED, "HTTP/1.1 403 Forbidden")
+    ]
+    assert (DROPPED, "denied:ncr_update") in kinds(found)
+    told = "Closing NCR-4471 was refused with a 403; it is still open."
+    assert all(f.kind != CONTRADICTED for f in check_summary(told, index))
+
+
+def test_an_entity_with_a_verb_of_its_own_opens_the_next_item() -> None:
+    """ "its shift ends at 07:00, RC-21 is on_job": 07:00 is not RC-21's."""
+    crews = (
+        "CREW   SIZE  STATUS     SHIFT END\nRC-14  4     available  07:00\n"
+        "RC-21  3     on_job     14:00\n"
+    )
+    told = "RC-14 was available too, but its shift ends at 07:00, RC-21 is on_job at Parnell St."
+    assert all(f.kind != CONTRADICTED for f in check_summary(told, evidence(crews)))
