@@ -33,8 +33,8 @@ from tools.claims_heldout import (
 )
 
 #: Each batch of written families, split when it was added (before any rule changed for
-#: it) by name in alphabetical order, taking every other one: A, A2 to A38 are read, B2
-#: to B38 are not; B was blind through round 21 and is read from round 22
+#: it) by name in alphabetical order, taking every other one: A, A2 to A39 are read, B2
+#: to B39 are not; B was blind through round 21 and is read from round 22
 #: (docs/claims.md, "Rounds 22 onward"), B25 from round 55 (its lot ids), B9 from round 56
 #: (its dropped false alarms, 17 of the blind halves' 72), B22 from round 68 (its false
 #: contradictions, 23 of the blind halves' 96).
@@ -132,6 +132,8 @@ HALVES: Final[dict[str, tuple[str, ...]]] = {
     "B37 (blind)": ("escaperooms", "locksmith", "theatreprod", "wastewaterlab"),
     "A38 (study)": ("carwash", "hotairballoons", "newsroom", "physiotherapy"),
     "B38 (blind)": ("gemlab", "mushroomfarm", "orchestra", "ropeways"),
+    "A39 (study)": ("bikecourier", "distillery", "geothermal", "radiotherapy"),
+    "B39 (blind)": ("chocolatefactory", "fibernetwork", "lighthouse", "sailingschool"),
 }
 #: Every family whose cases and findings may be read while the rules change.
 STUDY: Final = tuple(name for label, names in HALVES.items() if "study" in label for name in names)
