@@ -1081,13 +1081,17 @@ class _Check:
             if not any(V.status_family(value) == claim.value for value in asked):
                 continue
             tool = self.index.messages[position].tool_name
-            if tool is not None and any(
-                name == tool and any(self.index.messages[p].error is None for p in later)
-                for name, later in self.index.tool_names(position + 1, self.stop)
-            ):
+            if tool is not None and self._went_through_after(position, tool.__eq__):
                 continue  # tried again and went through
             return position
         return None
+
+    def _went_through_after(self, position: int, same: Callable[[str], bool]) -> bool:
+        """Whether a call of a tool ``same`` accepts, after ``position``, went through."""
+        return any(
+            same(name) and any(self.index.messages[p].error is None for p in later)
+            for name, later in self.index.tool_names(position + 1, self.stop)
+        )
 
     def _failed_on(self, claim: Atom, entity: Atom) -> bool:
         """Whether a call on ``entity`` failed in the originals the way ``claim`` says (an
@@ -1096,11 +1100,7 @@ class _Check:
         it.  Such a failure happened, whatever state the entity reached after it.  A word
         of failure of no kind ("failed", "rolled back") tells how it ended: "the DNS-01
         validation failed" of one that went through on the retry is wrong."""
-        said = {
-            name
-            for name, pattern in F.MENTION_CLASSES
-            if name not in _GENERIC_TROUBLE and pattern.search(claim.text)
-        }
+        said = _classes_in(claim.text) - _GENERIC_TROUBLE
         key = entity_key(entity)
         return any(
             self.index.messages[position].error_class in said
@@ -1840,11 +1840,11 @@ class _Check:
         and says it is done, with no word of trouble, plan or doubt. ``None`` when a later
         call of the tool went through, or no clause tells it done."""
         verbs, objects = told_done_of(tool)
-        for name, later in self.index.tool_names(positions[-1] + 1, self.stop):
-            if (name == tool or (verbs | objects) & set(tool_words(name))) and any(
-                self.index.messages[p].error is None for p in later
-            ):
-                return None  # tried again (or another way) and went through: "sent" is true
+        if self._went_through_after(
+            positions[-1],
+            lambda name: name == tool or bool((verbs | objects) & set(tool_words(name))),
+        ):
+            return None  # tried again (or another way) and went through: "sent" is true
         # the same operation went through before, for another thing ("Ana is paid" of a
         # payment to Kenji that failed): a clause tells this one done only by what it asked
         asked = self._asked_apart(tool, positions[0])
@@ -2140,11 +2140,7 @@ class _Check:
         head = _LIST_HEAD.match(self.summary, start, at)
         if head is None:
             return set()
-        return {
-            name
-            for name, pattern in F.MENTION_CLASSES
-            if name != "weak" and pattern.search(head.group("head"))
-        }
+        return _classes_in(head.group("head")) - {"weak"}
 
     def _mentioned(
         self,
@@ -2735,6 +2731,11 @@ def _compound(token: str) -> bool:
 
 #: Words too small to say which thing two words name.
 _PAIR_FILLER: Final = frozenset(_words("a an the of to in on at for by and or is was with no not"))
+
+
+def _classes_in(text: str) -> set[str]:
+    """The kinds of trouble ``text`` names (:data:`~foldctl.claims.failures.MENTION_CLASSES`)."""
+    return {name for name, pattern in F.MENTION_CLASSES if pattern.search(text)}
 
 
 def _done_of(
